@@ -13,4 +13,11 @@ install: $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev]'
 
 test: install
+	$(BIN)/arena runtimes install
 	$(BIN)/pytest
+
+# Arena on embedded defaults (SQLite + embedded Redis under var/): installs, builds the bot runtimes, migrates,
+# creates an admin, registers the built-in bots and serves http://localhost:8000 with a worker and a scheduler.
+up: install
+	$(BIN)/arena runtimes install
+	$(BIN)/python manage.py up

@@ -1,0 +1,107 @@
+"""In-process Minos policies: random, greedy and Rhadamanthus (the solo bot's priorities as a policy).
+
+Policies only read the observation dict and the legal actions (`arena/games/policy.py`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Sequence
+
+from arena.games.base import Action
+from arena.games.minos import data as D
+from arena.games.policy import Policy, RandomPolicy
+
+
+class GreedyPolicy(Policy):
+    """One-ply heuristic: prefers actions that usually gain VP or engine (cities, cards, fights, tracks)."""
+
+    name = "greedy"
+    needs_observation = False
+    WEIGHTS = {"city": 9, "extra": 4, "farm": 7, "tower": 6, "play": 8, "ship": 5, "step": 4, "trait": 10,
+               "bonus": 10, "deploy": 3, "march": 1, "recruit": 2, "offer": 3, "deck": 2, "main": 2, "end": -5,
+               "move": 5, "fight": 6, "good": 1, "track": 2, "tile": 2, "draft": 1, "groups": 1, "stop": -1,
+               "decline": -2, "keep": 0, "palace": 0, "pick": 0, "start": 0, "retrieve": 0}
+
+    def _score(self, text: str) -> float:
+        parts = text.split(":")
+        w = self.WEIGHTS.get(parts[0], 0)
+        if parts[0] == "main":
+            w = -3 if parts[1] == "forgo" else (-4 if parts[1] == "finish" else 6)
+        elif parts[0] == "extra":
+            w = {"fight": 8, "craft": 6, "barter": 1}[parts[1]]
+        elif parts[0] == "groups":
+            w = 0 if parts[1] == "none" else 1 + parts[1].count(",")
+        elif parts[0] == "draft":
+            w = {"build": 3, "expand": 2.5, "develop": 2, "prepare": 1.5, "wild": 2}[parts[2]]
+        elif parts[0] == "play":
+            w = 8 + D.card_of(parts[1])["vp"] / 2
+        elif parts[0] in ("deploy", "march") and len(parts) > 3:
+            w += 0.5
+        return w
+
+    def choose(self, observation, legal, rng):
+        best = max(self._score(str(a)) for a in legal)
+        top = [i for i, a in enumerate(legal) if self._score(str(a)) == best]
+        return rng.choice(top)
+
+
+class RhadamanthusPolicy(Policy):
+    """Rhadamanthus' priorities (rules §14) for a normal seat: each draft pick follows a randomly drawn bot card
+    (die rule on the front, row order a1, wild, a2, a3, a4 on the back of another); on its turns it starts the
+    main action (wild: the card's a1), spends every point, prefers cities, farms and ships when building,
+    fights and presence when expanding, the leftmost offer card when preparing and the highest-VP card when
+    developing, and otherwise takes the first legal option."""
+
+    name = "rhadamanthus"
+    needs_observation = True
+    ROW_PREF = ["expand", "build", "develop", "prepare", "wild"]
+
+    def choose(self, observation, legal, rng):
+        texts = [str(a) for a in legal]
+        kind = texts[0].split(":")[0]
+        if kind == "draft":
+            return self._draft(observation, texts, rng)
+        for prefix in ("bonus", "trait:", "main:start", "city:", "farm:", "ship:", "step:", "extra:fight:",
+                       "deploy:", "recruit", "offer:1", "offer:", "play:", "move:", "fight", "groups:",
+                       "good:", "track:", "tile:", "main:finish", "end", "stop"):
+            hits = [i for i, t in enumerate(texts) if t.startswith(prefix)]
+            if hits:
+                if prefix == "main:start" and len(hits) > 1:
+                    return hits[rng.randrange(len(hits))]
+                if prefix == "play:":
+                    return max(hits, key=lambda i: D.card_of(texts[i].split(":")[1])["vp"])
+                if prefix == "groups:":
+                    return max(hits, key=lambda i: texts[i].count(",") + (texts[i] != "groups:none"))
+                return hits[0]
+        return 0
+
+    def _draft(self, obs: dict[str, Any], texts: list[str], rng: random.Random) -> int:
+        deck = list(D.BOT_DECK.values())
+        front = rng.choice(deck)["front"]
+        back = rng.choice(deck)["back"]["action_priority"]
+        dice = {d["id"]: d for d in obs["dice"]}
+        pool = sorted({t.split(":")[1] for t in texts})
+        sign = -1 if front["die"]["pick"] == "highest" else 1
+        rank = {c: i for i, c in enumerate(D.SOLO["die_colour_tiebreak"])}
+
+        def best(cands):
+            return min(cands, key=lambda d: (sign * dice[d]["value"], rank[dice[d]["colour"]], d))
+
+        die = None
+        for colour in front["die"]["colours"]:
+            if colour == "any":
+                break
+            cands = [d for d in pool if dice[d]["colour"] == colour]
+            if cands:
+                die = best(cands)
+                break
+        die = die or best(pool)
+        for row in (back[0], "wild", back[1], back[2], back[3]):
+            t = f"draft:{die}:{row}"
+            if t in texts:
+                return texts.index(t)
+        return 0
+
+
+POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, "rhadamanthus": RhadamanthusPolicy}

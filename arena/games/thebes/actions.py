@@ -1,0 +1,142 @@
+"""Thebes actions: immutable value types with one canonical text form.
+
+Text grammar (tokens separated by one space, flags in this fixed order):
+    take <card>       [zeppelin]                      take a displayed researcher card, e.g. "take R23"
+    exhibit <card>    [zeppelin]                      carry out a displayed exhibition, e.g. "exhibit X03 zeppelin"
+    exchange          [zeppelin]                      exchange the 4 displayed cards at Warsaw
+    dig <site> <weeks> [zeppelin] [rumors] [assistant] [shovel] [permission]
+                                                      excavate, naming the one-use cards spent
+    retire                                            move straight to the end space (final year)
+`zeppelin` spends a zeppelin card to make the trip free; `rumors` the site's rumors card (+2 specialized
+knowledge); `assistant` / `shovel` a single assistant / shovel card (+1 knowledge / +1 token); `permission` a
+special permission card (dig although the site's permit is used this year).
+
+Every action that can exist is built once at import (`ALL_ACTIONS`), so parsing is a dict lookup and
+`legal_actions()` only slices precomputed tuples.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.games.base import Action, ActionParseError
+from arena.games.thebes.data import CARD_IDS, CARD_INDEX, N_RESEARCHERS, SITE_INDEX, SITES, WEEKS_MAX
+
+TAKE, EXHIBIT, EXCHANGE, DIG, RETIRE = range(5)
+KIND_NAMES = ("take", "exhibit", "exchange", "dig", "retire")
+_KIND_INDEX = {name: i for i, name in enumerate(KIND_NAMES)}
+
+F_ZEPPELIN, F_RUMORS, F_ASSISTANT, F_SHOVEL, F_PERMISSION = 1, 2, 4, 8, 16
+FLAG_NAMES = ("zeppelin", "rumors", "assistant", "shovel", "permission")
+_FLAG_BITS = {name: 1 << i for i, name in enumerate(FLAG_NAMES)}
+ALL_FLAGS = 31
+
+
+class ThebesAction(Action):
+    """One Thebes decision. `card` is a card index (or -1), `site` a site index (or -1), `weeks` the dig's
+    weeks (or 0), `flags` a bit set of F_* (the one-use cards spent)."""
+
+    __slots__ = ("kind", "card", "site", "weeks", "flags", "_text", "_key")
+
+    def __init__(self, kind: int, card: int = -1, site: int = -1, weeks: int = 0, flags: int = 0):
+        self.kind = kind
+        self.card = card
+        self.site = site
+        self.weeks = weeks
+        self.flags = flags
+        self._key = (kind, card, site, weeks, flags)
+        parts = [KIND_NAMES[kind]]
+        if kind in (TAKE, EXHIBIT):
+            parts.append(CARD_IDS[card])
+        elif kind == DIG:
+            parts += [SITES[site], str(weeks)]
+        parts += [name for i, name in enumerate(FLAG_NAMES) if flags >> i & 1]
+        self._text = " ".join(parts)
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"ThebesAction({self._text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, ThebesAction) and self._key == other._key)
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __lt__(self, other: "ThebesAction") -> bool:
+        return self._key < other._key
+
+    def __reduce__(self):
+        return (ThebesAction, self._key)
+
+    @property
+    def zeppelin(self) -> bool:
+        return bool(self.flags & F_ZEPPELIN)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Mirrors the `ThebesAction` protocol message field for field."""
+        f = self.flags
+        return {
+            "kind": KIND_NAMES[self.kind],
+            "card": CARD_IDS[self.card] if self.card >= 0 else "",
+            "site": SITES[self.site] if self.site >= 0 else "",
+            "weeks": self.weeks,
+            "zeppelin": bool(f & F_ZEPPELIN),
+            "rumors": bool(f & F_RUMORS),
+            "assistant": bool(f & F_ASSISTANT),
+            "shovel": bool(f & F_SHOVEL),
+            "permission": bool(f & F_PERMISSION),
+            "text": self._text,
+        }
+
+
+def _build() -> tuple[dict[str, ThebesAction], dict, dict, tuple, tuple]:
+    by_text: dict[str, ThebesAction] = {}
+
+    def add(action: ThebesAction) -> ThebesAction:
+        by_text[str(action)] = action
+        return action
+
+    take = {(c, z): add(ThebesAction(TAKE, card=c, flags=z)) for c in range(N_RESEARCHERS) for z in (0, F_ZEPPELIN)}
+    exhibit = {(c, z): add(ThebesAction(EXHIBIT, card=c, flags=z))
+               for c in range(N_RESEARCHERS, len(CARD_IDS)) for z in (0, F_ZEPPELIN)}
+    exchange = tuple(add(ThebesAction(EXCHANGE, flags=z)) for z in (0, F_ZEPPELIN))
+    # DIG_ACTIONS[site][flags][weeks - 1]
+    dig = tuple(tuple(tuple(add(ThebesAction(DIG, site=s, weeks=w, flags=f)) for w in range(1, WEEKS_MAX + 1))
+                      for f in range(ALL_FLAGS + 1)) for s in range(len(SITES)))
+    retire = add(ThebesAction(RETIRE))
+    return by_text, take, exhibit, exchange, dig, retire
+
+
+ALL_ACTIONS, TAKE_ACTIONS, EXHIBIT_ACTIONS, EXCHANGE_ACTIONS, DIG_ACTIONS, RETIRE_ACTION = _build()
+
+
+def parse_action(text: str) -> ThebesAction:
+    """The action whose canonical text is `text` (exact: one space between tokens, flags in canonical order)."""
+    try:
+        return ALL_ACTIONS[text]
+    except (KeyError, TypeError):
+        pass
+    raise ActionParseError(f"not a Thebes action: {text!r} (forms: 'take R23', 'exhibit X03', 'exchange', "
+                           f"'dig egypt 5 [zeppelin] [rumors] [assistant] [shovel] [permission]', 'retire', "
+                           f"with 'zeppelin' after take/exhibit/exchange to fly)")
+
+
+def action_from_dict(d: dict[str, Any]) -> ThebesAction:
+    """The action a `ThebesAction` message (as a dict, e.g. from `to_dict()`) describes; raises
+    ActionParseError if it describes none. The optional "text" key is ignored: the fields are authoritative."""
+    try:
+        kind = _KIND_INDEX[d.get("kind", "")]
+        flags = sum(bit for name, bit in _FLAG_BITS.items() if d.get(name))
+        card = CARD_INDEX[d["card"]] if d.get("card") else -1
+        site = SITE_INDEX[d["site"]] if d.get("site") else -1
+        weeks = int(d.get("weeks") or 0)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ActionParseError(f"not a Thebes action: {d!r} ({exc})") from None
+    candidate = ThebesAction(kind, card, site, weeks, flags)
+    action = ALL_ACTIONS.get(str(candidate))
+    if action is None or action != candidate:
+        raise ActionParseError(f"not a Thebes action: {d!r}")
+    return action

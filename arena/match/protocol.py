@@ -1,0 +1,115 @@
+"""Game values to arena.v1 messages and back, for any registered game, without game-specific code.
+
+A game's observation dict and `action.to_dict()` mirror its `<Name>Observation` / `<Name>Action` messages field
+for field (INTERFACES.md), and the oneof field carrying them is named after the game, so `ParseDict` into
+`request.<game>` is the whole conversion. A game that has no message in arena.proto (a test-only game) is sent
+without observation and without structured actions: bots still get the indexed canonical texts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Sequence
+
+from google.protobuf import json_format
+
+from arena import __version__ as ARENA_VERSION
+from arena.games.base import Action, Game
+from arena.match.types import SeatResult, TimeControl
+from arena.v1 import arena_pb2
+
+PROTOCOL = "arena.v1"
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """The seed a seat's bot gets for its own randomness: fixed by the match seed, but a hash, so the bot learns
+    nothing usable about the game's RNG (platform seeds are 63-bit random numbers)."""
+    digest = hashlib.sha256(f"arena.v1 bot seed:{seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def _has_field(message_cls: Any, name: str) -> bool:
+    return name in message_cls.DESCRIPTOR.fields_by_name
+
+
+class Encoder:
+    """Builds the requests of one match. Caches each action's structured form (actions are value types)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.name = game.name
+        self.typed_observation = _has_field(arena_pb2.DecideRequest, self.name)
+        self.typed_action = _has_field(arena_pb2.LegalAction, self.name)
+        self._actions: dict[str, bytes] = {}
+
+    def start(self, seat: int, names: Sequence[str], seed: int, tc: TimeControl) -> arena_pb2.StartMatchRequest:
+        return arena_pb2.StartMatchRequest(
+            protocol=PROTOCOL, game=self.name, params_json=json.dumps(self.game.params, sort_keys=True),
+            seat=seat, players=[arena_pb2.Player(seat=i, name=n) for i, n in enumerate(names)],
+            time_control=arena_pb2.TimeControl(decision_ms=tc.decision_ms, bank_ms=tc.bank_ms,
+                                               startup_ms=tc.startup_ms, max_faults=tc.max_faults),
+            engine_version=self.game.engine_version, arena_version=ARENA_VERSION, bot_seed=bot_seed(seed, seat))
+
+    def _fill_observation(self, message: Any, observation: dict[str, Any] | None) -> None:
+        if self.typed_observation and observation is not None:
+            sub = getattr(message, self.name)
+            json_format.ParseDict(observation, sub)
+            sub.SetInParent()  # an empty observation still says which game this is
+
+    def decide(self, decision: int, seat: int, observation: dict[str, Any] | None, legal: Sequence[Action],
+               decision_ms: int, bank_ms: int) -> arena_pb2.DecideRequest:
+        request = arena_pb2.DecideRequest(decision=decision, seat=seat, time_left=arena_pb2.TimeLeft(
+            decision_ms=max(0, int(decision_ms)), bank_ms=max(0, int(bank_ms))))
+        self._fill_observation(request, observation)
+        for i, action in enumerate(legal):
+            text = str(action)
+            item = request.legal_actions.add(index=i, text=text)
+            if self.typed_action:
+                blob = self._actions.get(text)
+                if blob is None:
+                    blob = json_format.ParseDict(action.to_dict(), getattr(item, self.name)).SerializeToString()
+                    self._actions[text] = blob
+                else:
+                    getattr(item, self.name).MergeFromString(blob)
+                getattr(item, self.name).SetInParent()
+        return request
+
+    def end(self, seat: int, seats: Sequence[SeatResult], observation: dict[str, Any] | None
+            ) -> arena_pb2.EndMatchRequest:
+        request = arena_pb2.EndMatchRequest(seat=seat, seats=[
+            arena_pb2.SeatOutcome(seat=s.seat, name=s.name, score=s.score, rank=s.rank,
+                                  disqualified=s.disqualified, faults=len(s.faults)) for s in seats])
+        self._fill_observation(request, observation)
+        return request
+
+
+class BadAnswer(Exception):
+    """A Decide answer that names no legal action. `kind` is "malformed" or "illegal"."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+def _short(text: str, n: int = 80) -> str:
+    return text if len(text) <= n else text[:n] + f"... ({len(text)} characters)"
+
+
+def chosen_index(response: arena_pb2.DecideResponse, legal: Sequence[Action]) -> int:
+    """The index of the legal action a Decide answer names, or BadAnswer saying why it names none."""
+    which = response.WhichOneof("choice")
+    if which == "index":
+        if response.index < len(legal):
+            return response.index
+        raise BadAnswer("illegal", f"answered index {response.index}, but there are only {len(legal)} legal "
+                                   f"actions (0..{len(legal) - 1})")
+    if which == "text":
+        for i, action in enumerate(legal):
+            if str(action) == response.text:
+                return i
+        examples = ", ".join(repr(str(a)) for a in legal[:3])
+        raise BadAnswer("illegal", f"answered {_short(response.text)!r}, which is not the text of a legal "
+                                     f"action (legal are e.g. {examples})")
+    raise BadAnswer("malformed", "answered without a choice: set DecideResponse.index (or .text)")

@@ -1,0 +1,121 @@
+"""Replays: one gzip-compressed JSON file per match (`*.replay.json.gz`), enough to re-run the game bit for bit.
+
+```
+{"format": "arena-replay", "version": 1,
+ "header": {"game", "params", "engine_version", "arena_version", "seed", "time_control",
+            "seats": [{"seat", "name", "sha256"}]},
+ "decisions": [{"seat", "action", "ms", "fault": null | {"kind", "message"}, "events": [...]}],
+ "result": MatchResult.to_dict() without replay_path}
+```
+`action` is the canonical text of the action applied (the bot's choice, or the fallback after a fault); `ms` is
+the time the bot took (0 for a disqualified seat's fallback); `events` are what `State.apply` returned.
+
+`verify` re-simulates from the seed and the actions and raises `ReplayMismatch` at the first difference;
+`frames` gives the positions for viewers, from one seat's view or omniscient.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from arena import games
+from arena.games.base import ActionParseError, IllegalAction, State
+from arena.match.ranking import final_ranks
+
+FORMAT = "arena-replay"
+VERSION = 1
+SUFFIX = ".replay.json.gz"
+
+
+class ReplayMismatch(Exception):
+    """The replay does not re-simulate to what it records. The message names the first differing decision."""
+
+
+def write(path: str | os.PathLike, replay: dict[str, Any]) -> Path:
+    """Write atomically (a reader never sees half a file). Returns the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".part")
+    data = json.dumps(replay, separators=(",", ":"), sort_keys=True).encode()
+    # mtime=0: the same match gives the same bytes
+    with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as gz:
+        gz.write(data)
+    os.replace(tmp, path)
+    return path
+
+
+def load(path: str | os.PathLike) -> dict[str, Any]:
+    with gzip.open(path, "rb") as f:
+        replay = json.loads(f.read())
+    if not isinstance(replay, dict) or replay.get("format") != FORMAT:
+        raise ValueError(f"{path}: not an Arena replay")
+    if replay.get("version") != VERSION:
+        raise ValueError(f"{path}: replay format version {replay.get('version')}, this Arena reads {VERSION}")
+    return replay
+
+
+def _normal(value: Any) -> Any:
+    """The JSON form of a value (tuples become lists, ...), as it reads back from a replay file."""
+    return json.loads(json.dumps(value, sort_keys=True))
+
+
+def _new_state(replay: dict[str, Any], *, check_version: bool) -> State:
+    header = replay["header"]
+    game = games.load(header["game"], **header["params"])
+    if check_version and game.engine_version != header["engine_version"]:
+        raise ReplayMismatch(f"the replay was played with {header['game']} engine {header['engine_version']}, "
+                             f"this Arena has engine {game.engine_version}: it cannot be re-simulated faithfully")
+    return game.new_state(header["seed"])
+
+
+def verify(replay: dict[str, Any]) -> None:
+    """Re-simulate the game from its seed and recorded actions; raise ReplayMismatch at the first difference
+    (whose turn it was, an action that is not legal, different events, a different end or result)."""
+    state = _new_state(replay, check_version=True)
+    game = state.game
+    for i, d in enumerate(replay["decisions"]):
+        where = f"decision {i} (seat {d['seat']}, {d['action']!r})"
+        if state.is_terminal():
+            raise ReplayMismatch(f"{where}: the game was already over")
+        if state.current_player() != d["seat"]:
+            raise ReplayMismatch(f"{where}: it was seat {state.current_player()}'s turn, not seat {d['seat']}'s")
+        try:
+            events = state.apply(game.parse_action(d["action"]))
+        except (ActionParseError, IllegalAction) as exc:
+            raise ReplayMismatch(f"{where}: {exc}") from None
+        if _normal(events) != _normal(d["events"]):
+            raise ReplayMismatch(f"{where}: events differ: recorded {d['events']!r}, re-simulated {events!r}")
+    if not state.is_terminal():
+        raise ReplayMismatch(f"the replay ends after {len(replay['decisions'])} decisions, before the game did")
+    result = replay.get("result")
+    if result is None:
+        return
+    seats = result["seats"]
+    scores = _normal(state.scores())
+    if [s["score"] for s in seats] != scores:
+        raise ReplayMismatch(f"final scores differ: recorded {[s['score'] for s in seats]}, "
+                             f"re-simulated {scores}")
+    ranks = final_ranks(state.ranking(), [s["disqualified"] for s in seats])
+    if [s["rank"] for s in seats] != ranks:
+        raise ReplayMismatch(f"final ranks differ: recorded {[s['rank'] for s in seats]}, re-simulated {ranks}")
+
+
+def frames(replay: dict[str, Any], seat: int | None = None) -> list[dict[str, Any]]:
+    """Frame 0 is the initial position, frame i the position after decision i (1-based):
+    `{"index", "seat", "action", "events", "observation", "ms", "fault"}`, the observation from `seat`'s view
+    (None: omniscient). Raises ReplayMismatch if an action does not apply."""
+    state = _new_state(replay, check_version=False)
+    out = [{"index": 0, "seat": None, "action": None, "events": [], "ms": None, "fault": None,
+            "observation": state.observation(seat)}]
+    for i, d in enumerate(replay["decisions"], start=1):
+        try:
+            events = state.apply(state.game.parse_action(d["action"]))
+        except (ActionParseError, IllegalAction) as exc:
+            raise ReplayMismatch(f"decision {i - 1}: {exc}") from None
+        out.append({"index": i, "seat": d["seat"], "action": d["action"], "events": _normal(events),
+                    "ms": d.get("ms"), "fault": d.get("fault"), "observation": state.observation(seat)})
+    return out

@@ -1,0 +1,405 @@
+"""Starting one bot, watching it, explaining its death, and removing every trace of it.
+
+`launch(..., sandbox=True)` runs the bot under the isolation chain of `arena.sandbox.bwrap` with its own uid,
+cgroups and socket tmpfs; `sandbox=False` runs it as a plain child process (for an author's own bot on their own
+machine) with its socket in a private temporary directory. Either way the bot finds its socket path in
+`ARENA_SOCKET`, and `close()` leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from arena.sandbox import bwrap, runtimes
+from arena.sandbox.cgroups import BotCgroups
+from arena.sandbox.errors import SandboxUnavailable
+from arena.sandbox.limits import SandboxLimits
+from arena.sandbox.output import OutputTail
+from arena.sandbox.mounts import BotMounts
+from arena.sandbox.uids import UidLease, kill_uid, processes_of_uid
+
+SOCKET_NAME = "bot.sock"
+
+_SIGNAL_WORDS = {
+    signal.SIGKILL: "killed (SIGKILL)",
+    signal.SIGSEGV: "crashed with a segmentation fault (SIGSEGV)",
+    signal.SIGABRT: "aborted (SIGABRT)",
+    signal.SIGBUS: "crashed with a bus error (SIGBUS)",
+    signal.SIGFPE: "crashed with an arithmetic error (SIGFPE)",
+    signal.SIGILL: "crashed with an illegal instruction (SIGILL)",
+    signal.SIGTERM: "terminated (SIGTERM)",
+    signal.SIGPIPE: "killed by a broken pipe (SIGPIPE)",
+}
+
+TOOLS_DIR = Path("/usr/bin")
+_available: bool = False
+
+
+def check_available() -> None:
+    """Raise SandboxUnavailable, saying what is missing, unless this host can run untrusted bots safely."""
+    global _available
+    if _available:
+        return
+    advice = "Use --no-sandbox only to run your own bot on your own machine."
+    for tool, package in (("bwrap", "bubblewrap"), ("setpriv", "util-linux"), ("prlimit", "util-linux")):
+        if not (TOOLS_DIR / tool).exists():
+            raise SandboxUnavailable(f"{tool} is not installed (apt-get install {package}); the sandbox needs it "
+                                     f"to run untrusted bots. {advice}")
+    if os.geteuid() != 0:
+        raise SandboxUnavailable(f"the sandbox must run as root (to give each bot its own uid, cgroups and "
+                                 f"socket directory). {advice}")
+    from arena.sandbox import cgroups
+    cgroups.check()
+    _available = True
+
+
+def launch(bot_dir: Path | str, command: list[str], runtime: str | None, limits: SandboxLimits,
+           sandbox: bool = True, env: dict[str, str] | None = None) -> "BotProcess":
+    """Start `command` in `bot_dir`. `runtime` is "python", "node", or None/"binary". Raises SandboxUnavailable
+    (sandbox=True on a host that cannot sandbox), runtimes.RuntimeMissing, or FileNotFoundError for a missing
+    folder; a bot that misbehaves once started is never a reason to raise."""
+    bot_dir = Path(bot_dir).resolve()
+    if not bot_dir.is_dir():
+        raise FileNotFoundError(f"bot folder {bot_dir} does not exist")
+    if not command:
+        raise ValueError("empty bot command")
+    if runtime == "binary":
+        runtime = None
+    runtime_dir = runtimes.runtime_path(runtime) if runtime else None
+    if sandbox:
+        check_available()
+        if bot_dir.stat().st_mode & 0o005 != 0o005:
+            raise PermissionError(f"bot folder {bot_dir} is not readable by the sandbox's unprivileged uid: make "
+                                  "it world-readable (chmod -R a+rX)")
+        if runtime_dir is not None and not runtime_dir.is_dir():
+            raise runtimes.RuntimeMissing(runtime, runtime_dir)
+        return _launch_sandboxed(bot_dir, command, runtime, runtime_dir, limits, env)
+    return _launch_plain(bot_dir, command, runtime, runtime_dir, limits, env)
+
+
+def _launch_sandboxed(bot_dir: Path, command: list[str], runtime: str | None, runtime_dir: Path | None,
+                      limits: SandboxLimits, env: dict[str, str] | None) -> "BotProcess":
+    lease = UidLease.acquire()
+    proc = BotProcess(limits=limits, sandboxed=True, lease=lease)
+    try:
+        mounts = BotMounts(lease.uid)
+        proc._mounts = mounts
+        mounts.mount(bot_dir, runtime_dir)
+        proc.socket_path = str(mounts.socket_dir / SOCKET_NAME)
+        proc._cgroups = BotCgroups.create(str(lease.uid), limits)
+        argv = bwrap.command_line(
+            uid=lease.uid, limits=limits, command=command, runtime=runtime, bot_dir=str(mounts.bot_dir),
+            socket_dir=str(mounts.socket_dir), runtime_dir=str(mounts.runtime_dir) if runtime_dir else None,
+            env=env)
+        wrapper_env = {"PATH": "/usr/bin:/bin", "ARENA_CGROUP_PROCS": " ".join(proc._cgroups.procs_files())}
+        proc._start(argv, wrapper_env, cwd="/")
+    except BaseException:
+        proc.close()
+        raise
+    return proc
+
+
+def _launch_plain(bot_dir: Path, command: list[str], runtime: str | None, runtime_dir: Path | None,
+                  limits: SandboxLimits, env: dict[str, str] | None) -> "BotProcess":
+    tmp = Path(tempfile.mkdtemp(prefix="arena-bot-"))
+    proc = BotProcess(limits=limits, sandboxed=False, lease=None)
+    proc._tmpdir = tmp
+    proc.socket_path = str(tmp / SOCKET_NAME)
+    variables = dict(os.environ)
+    if runtime_dir is not None and runtime_dir.is_dir():
+        if runtime == "python":
+            variables["PATH"] = f"{runtime_dir / 'bin'}:{variables.get('PATH', '/usr/bin:/bin')}"
+            variables.pop("PYTHONHOME", None)
+        elif runtime == "node":
+            variables["NODE_PATH"] = str(runtime_dir / "node_modules")
+    variables.update(env or {})
+    variables["ARENA_SOCKET"] = proc.socket_path
+    try:
+        proc._start(command, variables, cwd=str(bot_dir))
+    except BaseException:
+        proc.close()
+        raise
+    return proc
+
+
+class BotProcess:
+    """One running bot. Thread-safe enough for one referee thread plus `close()` from anywhere."""
+
+    socket_path: str
+
+    def __init__(self, *, limits: SandboxLimits, sandboxed: bool, lease: UidLease | None) -> None:
+        self.limits = limits
+        self.sandboxed = sandboxed
+        self.socket_path = ""
+        self._lease = lease
+        self.uid = lease.uid if lease else None
+        self._cgroups: BotCgroups | None = None
+        self._mounts: BotMounts | None = None
+        self._tmpdir: Path | None = None
+        self._popen: subprocess.Popen | None = None
+        self._output: OutputTail | None = None
+        self._start_error: str | None = None
+        self._returncode: int | None = None
+        self._stopped_by_referee = False
+        self._over_budget: float | None = None  # CPU seconds seen when the budget was found exceeded
+        self._plain_cpu = 0.0
+        self._close_lock = threading.Lock()
+        self.closed = False
+
+    # ---- start ---------------------------------------------------------------------------------------------
+
+    def _start(self, argv: list[str], env: dict[str, str], cwd: str) -> None:
+        read_fd, write_fd = os.pipe()
+        try:
+            self._popen = subprocess.Popen(
+                argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=write_fd, stderr=write_fd,
+                start_new_session=True, close_fds=True)
+        except OSError as exc:
+            os.close(read_fd)
+            self._start_error = f"could not start {argv[0]}: {exc.strerror}"
+            self._returncode = 127
+            return
+        finally:
+            os.close(write_fd)
+        self._output = OutputTail(read_fd)
+
+    # ---- the interface -------------------------------------------------------------------------------------
+
+    def wait_for_socket(self, timeout: float) -> bool:
+        """Wait until the bot accepts connections on its socket (a connect succeeds, which a bound socket that
+        is not yet listening refuses). False when `timeout` passes or the bot dies first."""
+        deadline = time.monotonic() + timeout
+        delay = 0.0005
+        while True:
+            if self.poll() is not None:
+                return False
+            if self._socket_accepts():
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
+            delay = min(delay * 1.5, 0.01)
+
+    def _socket_accepts(self) -> bool:
+        try:
+            if not stat.S_ISSOCK(os.stat(self.socket_path).st_mode):
+                return False
+        except OSError:
+            return False
+        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            probe.settimeout(0.2)
+            probe.connect(self.socket_path)
+            return True
+        except OSError:
+            return False
+        finally:
+            probe.close()
+
+    def poll(self) -> int | None:
+        """The bot's exit code, or None while it runs. A death by signal N is 128 + N (as a shell reports it).
+        A bot found over its CPU budget for the match is killed here."""
+        if self._returncode is not None:
+            return self._returncode
+        if self._popen is None:
+            return None
+        rc = self._popen.poll()
+        if rc is None:
+            if self.over_cpu_budget():
+                self._over_budget = self.cpu_seconds()
+                self._kill()
+                rc = self._popen.wait()
+            else:
+                return None
+        self._record_exit(rc)
+        return self._returncode
+
+    def _record_exit(self, rc: int) -> None:
+        if self._returncode is None:
+            if not self.sandboxed:
+                self._plain_cpu = max(self._plain_cpu, self._read_plain_cpu())
+            self._returncode = 128 - rc if rc < 0 else rc
+
+    def exit_reason(self) -> str | None:
+        """Why the bot is not running, in words for its author; None while it runs."""
+        rc = self.poll()
+        if rc is None:
+            return None
+        if self._start_error:
+            return self._start_error
+        limits = self.limits
+        if self._over_budget is not None:
+            return (f"CPU budget exceeded: used {self._over_budget:.1f} s of CPU, the match allows "
+                    f"{limits.cpu_seconds} s")
+        if self._cgroups is not None and self._cgroups.oom_kills() > 0:
+            return f"killed by the OOM killer (memory limit {limits.memory_mb} MB)"
+        if self._stopped_by_referee:
+            return "stopped by the referee"
+        tail = self.output_tail(2000)
+        if rc > 128:
+            sig = rc - 128
+            if sig == signal.SIGXCPU:
+                return f"CPU time limit exceeded ({int(limits.cpu_seconds)} s per process, SIGXCPU)"
+            if sig == signal.SIGXFSZ:
+                return f"file size limit exceeded ({limits.file_mb} MB per file, SIGXFSZ)"
+            try:
+                name = signal.Signals(sig).name
+            except ValueError:
+                name = f"signal {sig}"
+            return _SIGNAL_WORDS.get(sig, f"killed by {name}")
+        if rc == 0:
+            return "exited with code 0 (the bot stopped by itself)"
+        last_line = tail.strip().splitlines()[-1] if tail.strip() else ""
+        if "MemoryError" in last_line:
+            return (f"ran out of memory (MemoryError; memory limit {limits.memory_mb} MB, address space "
+                    f"{limits.address_space_mb} MB), exit code {rc}")
+        if self.sandboxed and rc in (1, 125) and tail.lstrip().startswith("bwrap:"):
+            return "the sandbox could not start the bot: " + tail.strip().splitlines()[0][len("bwrap:"):].strip()
+        return f"exited with code {rc}"
+
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) of the bot and all its children since it started."""
+        if self._cgroups is not None:
+            return self._cgroups.cpu_seconds()
+        if self._returncode is None:
+            self._plain_cpu = max(self._plain_cpu, self._read_plain_cpu())
+        return self._plain_cpu
+
+    def _read_plain_cpu(self) -> float:
+        if self._popen is None:
+            return 0.0
+        try:
+            fields = Path(f"/proc/{self._popen.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return 0.0
+        ticks = sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+        return ticks / os.sysconf("SC_CLK_TCK")
+
+    def over_cpu_budget(self) -> bool:
+        """True when the bot has used more CPU than `limits.cpu_seconds` allows for the whole match (the
+        per-process RLIMIT_CPU resets in every child, so this is the check that holds for the bot as a whole)."""
+        return self.cpu_seconds() > self.limits.cpu_seconds
+
+    def output_tail(self, n_bytes: int = 4000) -> str:
+        """The last `n_bytes` the bot printed on stdout or stderr."""
+        if self._start_error and self._output is None:
+            return self._start_error
+        return self._output.tail(n_bytes) if self._output else ""
+
+    @property
+    def cgroups(self) -> BotCgroups | None:
+        """The bot's cgroups (None when not sandboxed)."""
+        return self._cgroups
+
+    @property
+    def pid(self) -> int | None:
+        return self._popen.pid if self._popen else None
+
+    def close(self) -> None:
+        """Kill the bot and everything it started, then remove its cgroups and socket directory and release its
+        uid. Idempotent; safe to call at any point, including on a half-started bot."""
+        with self._close_lock:
+            if self.closed:
+                return
+            self.closed = True
+            try:
+                if self._popen is not None:
+                    if self._popen.poll() is None:
+                        self._stopped_by_referee = self._returncode is None
+                    self._kill()
+                    try:
+                        self._record_exit(self._popen.wait(timeout=10))
+                    except subprocess.TimeoutExpired:
+                        pass
+                if self._cgroups is not None:
+                    self._cgroups.kill_all()
+                if self.uid is not None:
+                    kill_uid(self.uid)
+                    self._wait_for_zombies()
+                if self._output is not None:
+                    self._output.join(2.0)
+            finally:
+                self._remove_traces()
+
+    def _wait_for_zombies(self, timeout: float = 3.0) -> None:
+        """When a bot exits by itself, bwrap's outer process exits without reaping the sandbox's pid 1, which
+        the host's init then reaps in its own time (up to ~1 s here). Wait for that, so that no process entry of
+        the bot's uid is left when close() returns."""
+        deadline = time.monotonic() + timeout
+        while processes_of_uid(self.uid, zombies=True) and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    def _kill(self) -> None:
+        """Kill the bot and everything it started. Sandboxed: SIGKILL every process in the bot's cgroups except
+        the outer bwrap, which then reaps the sandbox's pid 1 (whose death takes the pid namespace down) and
+        exits; killing bwrap first would leave the zombies to the host's init, which may reap them late.
+        Plain: SIGKILL the bot's process group."""
+        if self._popen is None:
+            return
+        wrapper = self._popen.pid
+        if self._cgroups is not None:
+            deadline = time.monotonic() + 2.0
+            while self._popen.poll() is None and time.monotonic() < deadline:
+                inside = [pid for pid in self._cgroups.pids() if pid != wrapper]
+                if not inside:
+                    break  # the wrapper is still before bwrap (sh, setpriv, prlimit) or bwrap is exiting
+                for pid in inside:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                time.sleep(0.002)
+            try:
+                self._popen.wait(timeout=0.5)
+            except subprocess.TimeoutExpired:
+                pass
+        try:
+            os.killpg(wrapper, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        if self._cgroups is not None:
+            self._cgroups.kill_all()
+
+    def _remove_traces(self) -> None:
+        errors: list[str] = []
+        if self._cgroups is not None:
+            try:
+                if not self._cgroups.remove():
+                    errors.append(f"cgroups of {self._cgroups.name} still busy")
+            except OSError as exc:
+                errors.append(str(exc))
+        if self._mounts is not None:
+            try:
+                self._mounts.unmount_all()
+            except OSError as exc:
+                errors.append(str(exc))
+        if self._tmpdir is not None:
+            shutil.rmtree(self._tmpdir, ignore_errors=True)
+        if self._lease is not None:
+            if self.uid is not None and processes_of_uid(self.uid):
+                errors.append(f"processes of uid {self.uid} survived")
+            self._lease.release()  # the next holder kills any survivor before using the uid
+        if errors:
+            raise SandboxUnavailable("could not clean up a bot completely: " + "; ".join(errors))
+
+    def __enter__(self) -> "BotProcess":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        if not getattr(self, "closed", True):
+            try:
+                self.close()
+            except Exception:
+                pass

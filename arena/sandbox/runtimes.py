@@ -1,0 +1,190 @@
+"""The language runtimes bound read-only at /runtime inside the sandbox, and how `arena runtimes install` builds
+them under `.runtime/` at the project root (`ARENA_RUNTIME_DIR` overrides).
+
+- `python`: a venv made from `/usr/bin/python3` (the sandbox shows the bot only `/usr`, so the interpreter must
+  live there) holding grpcio and protobuf at the versions of the environment running the referee, and the Python
+  bot SDK from `bots/python/sdk/`.
+- `node`: `node_modules` with the dependencies of `bots/node/sdk/package.json` (@grpc/grpc-js,
+  @grpc/proto-loader), the Node SDK itself (copied, not linked: a link would point outside the sandbox), and the
+  `.proto` files under `proto/`.
+
+Each runtime carries a stamp: the hash of everything it was built from. An install whose stamp matches does
+nothing, so `arena runtimes install` is cheap to run before every test run or start-up.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+SYSTEM_PYTHON = "/usr/bin/python3"
+STAMP = ".arena-stamp"
+KINDS = ("python", "node")
+NODE_DEFAULT_DEPENDENCIES = {"@grpc/grpc-js": "^1.10.0", "@grpc/proto-loader": "^0.7.10"}
+
+
+class RuntimeMissing(RuntimeError):
+    def __init__(self, runtime: str, path: Path) -> None:
+        super().__init__(f"the {runtime} bot runtime is not installed at {path}: run `arena runtimes install`")
+        self.runtime = runtime
+        self.path = path
+
+
+def runtime_root() -> Path:
+    return Path(os.environ.get("ARENA_RUNTIME_DIR") or PROJECT_ROOT / ".runtime").resolve()
+
+
+def runtime_path(runtime: str) -> Path:
+    if runtime not in KINDS:
+        raise ValueError(f"unknown runtime {runtime!r}: expected one of {', '.join(KINDS)} or binary")
+    return runtime_root() / runtime
+
+
+def _hash_tree(h: "hashlib._Hash", root: Path) -> None:
+    if not root.exists():
+        h.update(b"<none>")
+        return
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        rel = path.relative_to(root)
+        if "node_modules" in rel.parts or "__pycache__" in rel.parts or ".egg-info" in str(rel):
+            continue
+        h.update(str(rel).encode() + b"\0" + path.read_bytes() + b"\0")
+
+
+def python_requirements() -> list[str]:
+    """grpcio and protobuf pinned to the versions the referee itself runs with (so both sides agree)."""
+    pins = []
+    for name in ("grpcio", "protobuf"):
+        try:
+            pins.append(f"{name}=={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            pins.append(name)
+    return pins
+
+
+def python_sdk_dir() -> Path:
+    return PROJECT_ROOT / "bots" / "python" / "sdk"
+
+
+def node_sdk_dir() -> Path:
+    return PROJECT_ROOT / "bots" / "node" / "sdk"
+
+
+def _python_stamp() -> str:
+    h = hashlib.sha256()
+    h.update(json.dumps(python_requirements()).encode())
+    h.update(Path(SYSTEM_PYTHON).resolve().name.encode())
+    _hash_tree(h, python_sdk_dir())
+    return h.hexdigest()
+
+
+def _node_stamp() -> str:
+    h = hashlib.sha256()
+    _hash_tree(h, node_sdk_dir())
+    _hash_tree(h, PROJECT_ROOT / "proto")
+    return h.hexdigest()
+
+
+def _stamp_ok(target: Path, stamp: str) -> bool:
+    try:
+        return (target / STAMP).read_text() == stamp
+    except OSError:
+        return False
+
+
+def _run(argv: list[str], log: Callable[[str], None], **kwargs) -> None:
+    log("  $ " + " ".join(argv))
+    done = subprocess.run(argv, capture_output=True, text=True, **kwargs)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} failed ({done.returncode}):\n{done.stdout[-3000:]}"
+                           f"{done.stderr[-3000:]}")
+
+
+def _make_readable(root: Path) -> None:
+    """The bot runs as an unprivileged uid: everything in a runtime must be world-readable."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        os.chmod(dirpath, os.stat(dirpath).st_mode | 0o755)
+        for name in filenames:
+            path = os.path.join(dirpath, name)
+            if not os.path.islink(path):
+                os.chmod(path, os.stat(path).st_mode | 0o444)
+
+
+def install_python(force: bool = False, log: Callable[[str], None] = print) -> str:
+    target = runtime_path("python")
+    stamp = _python_stamp()
+    if not force and _stamp_ok(target, stamp):
+        return "up to date"
+    if not Path(SYSTEM_PYTHON).exists():
+        raise RuntimeError(f"{SYSTEM_PYTHON} is missing: install Debian's python3 and python3-venv")
+    if target.exists():
+        shutil.rmtree(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    _run([SYSTEM_PYTHON, "-m", "venv", str(target)], log)
+    pip = [str(target / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    _run(pip + python_requirements(), log)
+    sdk = python_sdk_dir()
+    if (sdk / "pyproject.toml").exists() or (sdk / "setup.py").exists():
+        # a copy, not an editable install: the sandbox cannot see the source tree
+        _run(pip + ["--no-deps", str(sdk)], log)  # isolated build: the venv's own setuptools has no bdist_wheel
+    else:
+        log(f"  (no Python SDK at {sdk} yet: runtime has grpcio and protobuf only)")
+    _make_readable(target)
+    (target / STAMP).write_text(stamp)
+    return "installed"
+
+
+def install_node(force: bool = False, log: Callable[[str], None] = print) -> str:
+    target = runtime_path("node")
+    stamp = _node_stamp()
+    if not force and _stamp_ok(target, stamp):
+        return "up to date"
+    if shutil.which("npm") is None:
+        raise RuntimeError("npm is missing: install Debian's nodejs and npm")
+    sdk = node_sdk_dir()
+    dependencies = dict(NODE_DEFAULT_DEPENDENCIES)
+    sdk_package = None
+    if (sdk / "package.json").exists():
+        sdk_package = json.loads((sdk / "package.json").read_text())
+        dependencies = dict(sdk_package.get("dependencies") or dependencies)
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    (target / "package.json").write_text(json.dumps(
+        {"name": "arena-node-runtime", "private": True, "dependencies": dependencies}, indent=2))
+    _run(["npm", "install", "--no-audit", "--no-fund", "--omit=dev", "--no-package-lock", "--loglevel=error"],
+         log, cwd=target)
+    if sdk_package is not None:
+        name = sdk_package.get("name") or "arena-bot"
+        dest = target / "node_modules" / name
+        shutil.copytree(sdk, dest, ignore=shutil.ignore_patterns("node_modules", "package-lock.json"))
+        if (PROJECT_ROOT / "proto").is_dir() and not (dest / "proto").exists():
+            shutil.copytree(PROJECT_ROOT / "proto", dest / "proto")
+    else:
+        log(f"  (no Node SDK at {sdk} yet: runtime has the gRPC libraries only)")
+    if (PROJECT_ROOT / "proto").is_dir():
+        shutil.copytree(PROJECT_ROOT / "proto", target / "proto")
+    _make_readable(target)
+    (target / STAMP).write_text(stamp)
+    return "installed"
+
+
+INSTALLERS = {"python": install_python, "node": install_node}
+
+
+def install(kinds: tuple[str, ...] = KINDS, force: bool = False,
+            log: Callable[[str], None] = print) -> dict[str, str]:
+    """Build (or leave alone, when up to date) each runtime; returns runtime -> "installed" | "up to date"."""
+    return {kind: INSTALLERS[kind](force=force, log=log) for kind in kinds}
+
+
+if __name__ == "__main__":  # pragma: no cover
+    print(install(force="--force" in sys.argv))

@@ -1,0 +1,112 @@
+'use strict';
+/**
+ * Write an Arena bot in JavaScript.
+ *
+ *   const { run } = require('arena-bot');
+ *   run({
+ *     decide(request, bot) {                 // an arena.v1 DecideRequest, as a plain object
+ *       return Math.floor(bot.random() * request.legal_actions.length);   // the index of a legal action
+ *     },
+ *   });
+ *
+ * `run` serves the arena.v1 Bot service on the unix socket named by the environment variable ARENA_SOCKET.
+ * Messages are plain objects with the .proto's snake_case field names (see proto/arena/v1/arena.proto):
+ * `request.thebes` is the Thebes observation, `request.legal_actions[i].text` / `.thebes` each legal action,
+ * `request.observation` names the game whose observation is set. 64-bit integers (bot_seed) are strings.
+ *
+ * Hooks of the policy object, all optional except decide:
+ *   start(request, bot)  StartMatch; `bot` then has game, params, seat, players, timeControl and random()
+ *   decide(request, bot) returns an index, or the canonical text of a legal action
+ *   end(request, bot)    EndMatch: request.seats has every seat's score and rank
+ */
+
+const path = require('path');
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+
+const PROTO_DIR = path.join(__dirname, 'proto');
+
+function loadProtocol() {
+  const definition = protoLoader.loadSync(path.join(PROTO_DIR, 'arena', 'v1', 'arena.proto'), {
+    includeDirs: [PROTO_DIR],
+    keepCase: true,
+    longs: String,
+    enums: String,
+    defaults: true,
+    oneofs: true,
+  });
+  return grpc.loadPackageDefinition(definition).arena.v1;
+}
+
+/** A small seeded generator (mulberry32) so a bot's choices replay exactly; returns floats in [0, 1). */
+function seededRandom(seed) {
+  // fold the decimal 64-bit seed into 32 bits
+  let a = 0;
+  for (const ch of String(seed)) a = (Math.imul(a, 31) + ch.charCodeAt(0)) >>> 0;
+  return function random() {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function choiceMessage(choice) {
+  if (typeof choice === 'string') return { text: choice };
+  if (choice && typeof choice === 'object' && 'index' in choice) return { index: choice.index };
+  if (!Number.isInteger(choice)) throw new Error(`decide() returned ${choice}: expected an index or a text`);
+  return { index: choice };
+}
+
+/** Start serving `policy` on `socketPath` (default: $ARENA_SOCKET); returns the grpc.Server. */
+function serve(policy, socketPath) {
+  const where = socketPath || process.env.ARENA_SOCKET;
+  if (!where) {
+    console.error('ARENA_SOCKET is not set: the referee starts a bot with the path of its socket there');
+    process.exit(2);
+  }
+  const v1 = loadProtocol();
+  const bot = { game: '', params: {}, seat: -1, players: [], timeControl: null, random: seededRandom(0) };
+  const server = new grpc.Server();
+  const handle = (fn) => (call, callback) => {
+    try {
+      callback(null, fn(call.request));
+    } catch (err) {
+      callback({ code: grpc.status.UNKNOWN, details: String(err && err.stack ? err.stack : err) });
+    }
+  };
+  server.addService(v1.Bot.service, {
+    StartMatch: handle((request) => {
+      bot.game = request.game;
+      bot.params = JSON.parse(request.params_json || '{}');
+      bot.seat = request.seat;
+      bot.players = request.players.map((p) => p.name);
+      bot.timeControl = request.time_control;
+      bot.random = seededRandom(request.bot_seed);
+      if (policy.start) policy.start(request, bot);
+      return {};
+    }),
+    Decide: handle((request) => choiceMessage(policy.decide(request, bot))),
+    EndMatch: handle((request) => {
+      if (policy.end) policy.end(request, bot);
+      return {};
+    }),
+  });
+  server.bindAsync(`unix:${where}`, grpc.ServerCredentials.createInsecure(), (err) => {
+    if (err) {
+      console.error(`cannot listen on ${where}: ${err.message}`);
+      process.exit(1);
+    }
+  });
+  return server;
+}
+
+/** Serve `policy` until the referee stops the process. */
+function run(policy, socketPath) {
+  const server = serve(policy, socketPath);
+  process.on('SIGTERM', () => server.forceShutdown());
+  return server;
+}
+
+module.exports = { run, serve, loadProtocol, seededRandom };

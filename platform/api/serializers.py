@@ -1,0 +1,249 @@
+"""The API's representations of accounts, bots, versions, ladders, ratings, matches and challenges."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.urls import reverse
+from rest_framework import serializers
+
+from botregistry.models import Bot, BotVersion
+from ladders.models import Ladder, Rating
+from matches.models import Match, Participant
+
+User = get_user_model()
+
+
+def game_choices() -> list[str]:
+    from arena.games import names
+    return names()
+
+
+class SignupSerializer(serializers.Serializer):
+    username = serializers.RegexField(r"^[A-Za-z0-9_.-]{3,32}$", max_length=32, error_messages={
+        "invalid": "3 to 32 letters, digits, '.', '-' or '_'"})
+    password = serializers.CharField(write_only=True, min_length=8, max_length=128)
+    email = serializers.EmailField(required=False, allow_blank=True)
+
+    def validate_username(self, value: str) -> str:
+        if User.objects.filter(username__iexact=value).exists():
+            raise serializers.ValidationError("this username is taken")
+        return value
+
+    def validate(self, attrs):
+        try:
+            validate_password(attrs["password"], User(username=attrs["username"]))
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError({"password": list(exc.messages)})
+        return attrs
+
+
+class UserSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = User
+        fields = ["id", "username", "is_staff", "date_joined"]
+
+
+class VersionBriefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = BotVersion
+        fields = ["id", "number", "status", "status_reason", "runtime", "sha256", "created_at"]
+
+
+class VersionSerializer(serializers.ModelSerializer):
+    bot = serializers.PrimaryKeyRelatedField(read_only=True)
+    bot_name = serializers.CharField(source="bot.name", read_only=True)
+    validation_log = serializers.SerializerMethodField(
+        help_text="The log of the validation match (the bot's owner and staff only).")
+
+    class Meta:
+        model = BotVersion
+        fields = ["id", "bot", "bot_name", "number", "status", "status_reason", "runtime", "manifest", "sha256",
+                  "archive_sha256", "archive_size", "created_at", "validated_at", "suspended_at",
+                  "validation_log"]
+
+    def get_validation_log(self, version: BotVersion) -> str | None:
+        user = self.context["request"].user
+        if user.is_authenticated and (user.is_staff or user.pk == version.bot.owner_id):
+            return version.validation_log
+        return None
+
+
+class UploadSerializer(serializers.Serializer):
+    archive = serializers.FileField(help_text="The bot as a .zip or .tar.gz with bot.toml at its top level.")
+
+
+class BotRatingSerializer(serializers.ModelSerializer):
+    ladder = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    provisional = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = Rating
+        fields = ["ladder", "elo", "mu", "sigma", "games", "wins", "provisional", "last_played_at"]
+
+
+class BotSerializer(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.username", read_only=True)
+    game = serializers.ChoiceField(choices=[])
+    active_version = VersionBriefSerializer(read_only=True)
+    status = serializers.SerializerMethodField(help_text="Whether the bot plays, and if not, why.")
+
+    class Meta:
+        model = Bot
+        fields = ["id", "name", "game", "description", "owner", "builtin", "active_version", "status",
+                  "created_at"]
+        read_only_fields = ["builtin", "created_at"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = game_choices()
+
+    def validate_name(self, value: str) -> str:
+        if not value.strip():
+            raise serializers.ValidationError("a bot needs a name")
+        request = self.context["request"]
+        taken = Bot.objects.filter(owner=request.user, name=value)
+        if self.instance is not None:
+            taken = taken.exclude(pk=self.instance.pk)
+        if taken.exists():
+            raise serializers.ValidationError("you already have a bot with this name")
+        return value
+
+    def get_status(self, bot: Bot) -> str:
+        version = bot.active_version
+        if version is None:
+            return "no ready version yet: upload one"
+        if version.status == BotVersion.Status.READY:
+            return f"playing version {version.number}"
+        return f"version {version.number} is {version.status}: {version.status_reason}"
+
+
+class BotDetailSerializer(BotSerializer):
+    ratings = BotRatingSerializer(many=True, read_only=True)
+
+    class Meta(BotSerializer.Meta):
+        fields = BotSerializer.Meta.fields + ["ratings"]
+
+
+class BotUpdateSerializer(serializers.ModelSerializer):
+    """What an owner may change: the description and which ready version plays."""
+
+    active_version = serializers.PrimaryKeyRelatedField(queryset=BotVersion.objects.all(), required=False)
+
+    class Meta:
+        model = Bot
+        fields = ["description", "active_version"]
+
+    def validate_active_version(self, version: BotVersion) -> BotVersion:
+        if version.bot_id != self.instance.pk:
+            raise serializers.ValidationError("this version belongs to another bot")
+        if version.status != BotVersion.Status.READY:
+            raise serializers.ValidationError(f"version {version.number} is {version.status}, not ready")
+        return version
+
+
+class LadderSerializer(serializers.ModelSerializer):
+    time_control = serializers.SerializerMethodField()
+    leaderboard_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Ladder
+        fields = ["id", "slug", "name", "game", "players", "params", "time_control", "active", "leaderboard_url"]
+
+    def get_time_control(self, ladder: Ladder) -> dict:
+        return ladder.time_control.to_dict()
+
+    def get_leaderboard_url(self, ladder: Ladder) -> str:
+        return reverse("api:ladder-leaderboard", kwargs={"slug": ladder.slug})
+
+
+class LeaderboardEntrySerializer(serializers.ModelSerializer):
+    position = serializers.IntegerField(read_only=True)
+    bot = serializers.IntegerField(source="bot_id", read_only=True)
+    bot_name = serializers.CharField(source="bot.name", read_only=True)
+    owner = serializers.CharField(source="bot.owner.username", read_only=True)
+    builtin = serializers.BooleanField(source="bot.builtin", read_only=True)
+    version = serializers.IntegerField(source="bot.active_version.number", read_only=True, allow_null=True,
+                                       default=None)
+    elo = serializers.SerializerMethodField()
+    ordinal = serializers.FloatField(read_only=True, help_text="OpenSkill's μ − 3σ.")
+    provisional = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = Rating
+        fields = ["position", "bot", "bot_name", "owner", "builtin", "version", "elo", "mu", "sigma", "ordinal",
+                  "games", "wins", "provisional", "last_played_at"]
+
+    def get_elo(self, rating: Rating) -> float:
+        return round(rating.elo, 1)
+
+
+class ParticipantBriefSerializer(serializers.ModelSerializer):
+    bot_name = serializers.CharField(source="bot.name", read_only=True)
+    version_number = serializers.IntegerField(source="version.number", read_only=True)
+
+    class Meta:
+        model = Participant
+        fields = ["seat", "bot", "bot_name", "version", "version_number", "score", "rank", "disqualified"]
+
+
+class ParticipantSerializer(ParticipantBriefSerializer):
+    owner = serializers.CharField(source="bot.owner.username", read_only=True)
+    elo_change = serializers.FloatField(read_only=True, allow_null=True)
+
+    class Meta(ParticipantBriefSerializer.Meta):
+        fields = ParticipantBriefSerializer.Meta.fields + [
+            "owner", "faults", "time_ms", "decisions", "elo_before", "elo_after", "elo_change", "mu_before",
+            "mu_after", "sigma_before", "sigma_after"]
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    ladder = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    participants = ParticipantBriefSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Match
+        fields = ["id", "kind", "ladder", "rated", "game", "status", "created_at", "finished_at", "participants"]
+
+
+class MatchDetailSerializer(MatchSerializer):
+    participants = ParticipantSerializer(many=True, read_only=True)
+    requested_by = serializers.CharField(source="requested_by.username", read_only=True, allow_null=True,
+                                         default=None)
+    replay_url = serializers.SerializerMethodField()
+
+    class Meta(MatchSerializer.Meta):
+        fields = MatchSerializer.Meta.fields + [
+            "params", "seed", "time_control", "status_reason", "attempts", "started_at", "engine_version",
+            "requested_by", "replay_url"]
+
+    def get_replay_url(self, match: Match) -> str | None:
+        return reverse("api:match-replay", kwargs={"pk": match.pk}) if match.replay_path else None
+
+
+class ChallengeSerializer(serializers.Serializer):
+    ladder = serializers.SlugRelatedField(slug_field="slug", queryset=Ladder.objects.all(),
+                                          help_text="The ladder whose game, players and time control to use.")
+    bot = serializers.PrimaryKeyRelatedField(queryset=Bot.objects.all(), help_text="Your bot.")
+    opponents = serializers.ListField(child=serializers.PrimaryKeyRelatedField(queryset=Bot.objects.all()),
+                                      help_text="The other bots, one per remaining seat.")
+
+    def validate(self, attrs):
+        ladder, bot, opponents = attrs["ladder"], attrs["bot"], attrs["opponents"]
+        user = self.context["request"].user
+        if bot.owner_id != user.pk:
+            raise serializers.ValidationError({"bot": "you can only challenge with your own bot"})
+        table = [bot, *opponents]
+        if len(table) != ladder.players:
+            raise serializers.ValidationError(
+                {"opponents": f"{ladder.name} is played by {ladder.players}: name {ladder.players - 1} opponents"})
+        if len({b.pk for b in table}) != len(table):
+            raise serializers.ValidationError({"opponents": "a bot can take only one seat"})
+        for b in table:
+            if b.game != ladder.game:
+                raise serializers.ValidationError({"opponents": f"{b.name} plays {b.game}, not {ladder.game}"})
+            if b.playing_version is None:
+                raise serializers.ValidationError({"opponents" if b != bot else "bot":
+                                                   f"{b.name} has no ready version to play"})
+        return attrs

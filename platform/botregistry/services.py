@@ -1,0 +1,219 @@
+"""Creating bot versions: from an uploaded archive (validated later by a Celery task) or from a built-in bot
+folder (trusted, ready at once); choosing the version that plays; suspending versions that keep faulting."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import shutil
+import uuid
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from arena_site.sandbox_mode import sandbox_enabled, untrusted_refusal
+from botregistry.archive import ArchiveError, unpack
+from botregistry.models import Bot, BotVersion
+
+log = logging.getLogger("arena.platform")
+
+HOUSE_USERNAME = "arena"
+FAULTS_THAT_SUSPEND = {"crash", "timeout", "startup", "disqualified"}
+
+
+class UploadRejected(ValueError):
+    """An upload that can't become a version; `status` is the HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+def manifest_dict(manifest: Any) -> dict[str, Any]:
+    """The manifest's fields as JSON (the folder it was read from left out)."""
+    out: dict[str, Any] = {}
+    for key in ("name", "games", "runtime", "command", "build"):
+        value = getattr(manifest, key, None)
+        out[key] = list(value) if isinstance(value, (tuple, list)) else value
+    return out
+
+
+def _check_manifest(package: Path, game: str) -> tuple[Any, str]:
+    """The package's manifest and content hash, or UploadRejected saying what is wrong with it."""
+    from arena.botpkg import ManifestError, load_manifest, package_sha256
+
+    if not (package / "bot.toml").is_file():
+        raise UploadRejected("the archive has no bot.toml at its top level (see bots/README.md)")
+    try:
+        manifest = load_manifest(package)
+    except ManifestError as exc:
+        raise UploadRejected(f"bot.toml is invalid: {exc}") from None
+    runtime = str(manifest.runtime)
+    if runtime not in settings.ARENA_RUNTIMES:
+        raise UploadRejected(f"bot.toml asks for runtime {runtime!r}, which Arena does not run; "
+                             f"runtimes: {', '.join(settings.ARENA_RUNTIMES)}")
+    if game not in list(manifest.games):
+        raise UploadRejected(f"this bot is registered for {game}, but bot.toml lists games "
+                             f"{', '.join(manifest.games) or 'none'}")
+    return manifest, package_sha256(package)
+
+
+def _save_archive(upload: BinaryIO, dest: Path) -> tuple[str, int]:
+    digest, size = hashlib.sha256(), 0
+    upload.seek(0)
+    with open(dest, "wb") as out:
+        while chunk := upload.read(1024 * 1024):
+            digest.update(chunk)
+            size += len(chunk)
+            out.write(chunk)
+    return digest.hexdigest(), size
+
+
+def create_version(bot: Bot, upload: BinaryIO, *, size: int, filename: str = "") -> BotVersion:
+    """Store an uploaded archive as the bot's next version (pending) and queue its validation.
+
+    Raises UploadRejected (nothing stored) for a refused archive or manifest, or when this host can't sandbox."""
+    if not sandbox_enabled():
+        raise UploadRejected(untrusted_refusal(), status=503)
+    limit = settings.ARENA_UPLOAD_MAX_BYTES
+    if size > limit:
+        raise UploadRejected(f"the archive is {size / 1e6:.1f} MB; uploads are limited to "
+                             f"{limit // (1024 * 1024)} MB")
+    storage = Path(settings.STORAGE_DIR)
+    staging = storage / "staging" / uuid.uuid4().hex
+    final: Path | None = None
+    try:
+        try:
+            unpack(upload, staging / "package", max_bytes=settings.ARENA_UNPACKED_MAX_BYTES,
+                   max_files=settings.ARENA_UNPACKED_MAX_FILES)
+        except ArchiveError as exc:
+            raise UploadRejected(str(exc)) from None
+        manifest, sha = _check_manifest(staging / "package", bot.game)
+        suffix = ".zip" if filename.lower().endswith(".zip") else ".tar.gz"
+        archive_sha, archive_size = _save_archive(upload, staging / f"archive{suffix}")
+        with transaction.atomic():
+            bot = Bot.objects.select_for_update().get(pk=bot.pk)  # serialises version numbers per bot
+            same = bot.versions.filter(sha256=sha).first()
+            if same is not None:
+                raise UploadRejected(f"this package is identical to version {same.number} of {bot.name}")
+            number = (bot.versions.aggregate(n=Max("number"))["n"] or 0) + 1
+            relative = Path("bots") / str(bot.pk) / str(number)
+            final = storage / relative
+            if final.exists():  # left by an upload whose transaction rolled back after the move
+                shutil.rmtree(final)
+            final.parent.mkdir(parents=True, exist_ok=True)
+            staging.rename(final)
+            version = BotVersion.objects.create(
+                bot=bot, number=number, sha256=sha, archive_sha256=archive_sha, archive_size=archive_size,
+                archive_path=str(relative / f"archive{suffix}"), package_dir=str(relative / "package"),
+                manifest=manifest_dict(manifest), runtime=str(manifest.runtime))
+            transaction.on_commit(lambda: _queue_validation(version.pk))
+        return version
+    except BaseException:
+        # Anything raised above rolled the version row back: its files go too.
+        shutil.rmtree(staging, ignore_errors=True)
+        if final is not None:
+            shutil.rmtree(final, ignore_errors=True)
+        raise
+
+
+def _queue_validation(version_id: int) -> None:
+    from botregistry.tasks import validate_version
+    validate_version.delay(version_id)
+
+
+def mark_validated(version: BotVersion, ok: bool, reason: str, log_text: str) -> None:
+    """Record a validation's outcome; a ready version becomes the bot's active one if it is the newest."""
+    from ladders.services import enroll
+
+    with transaction.atomic():
+        version = BotVersion.objects.select_for_update().select_related("bot").get(pk=version.pk)
+        version.status = BotVersion.Status.READY if ok else BotVersion.Status.FAILED
+        version.status_reason = "" if ok else reason
+        version.validation_log = log_text
+        version.validated_at = timezone.now()
+        version.save()
+        if ok:
+            activate_newest(version.bot)
+            enroll(version.bot)
+
+
+def activate_newest(bot: Bot) -> None:
+    """Make the bot's newest ready version the one that plays (a suspended newer one stays suspended)."""
+    newest = bot.versions.filter(status=BotVersion.Status.READY).order_by("-number").first()
+    if newest is not None and bot.active_version_id != newest.pk:
+        Bot.objects.filter(pk=bot.pk).update(active_version=newest)
+        bot.active_version = newest
+
+
+def house_user():
+    """The owner of the built-in bots (cannot log in)."""
+    user, created = get_user_model().objects.get_or_create(username=HOUSE_USERNAME,
+                                                           defaults={"first_name": "Arena"})
+    if created:
+        user.set_unusable_password()
+        user.save()
+    return user
+
+
+def register_builtin(folder: Path) -> list[BotVersion]:
+    """Register a trusted built-in bot folder: one bot per game it lists, a new ready version when its
+    content changed. Returns the versions now active."""
+    from arena.botpkg import load_manifest, package_sha256
+    from ladders.services import enroll
+
+    folder = folder.resolve()
+    manifest = load_manifest(folder)
+    sha = package_sha256(folder)
+    games = list(manifest.games)
+    owner = house_user()
+    versions = []
+    for game in games:
+        name = f"{folder.parent.name}-{folder.name}" + (f"-{game}" if len(games) > 1 else "")
+        with transaction.atomic():
+            bot, _ = Bot.objects.get_or_create(
+                owner=owner, name=name,
+                defaults={"game": game, "builtin": True,
+                          "description": f"Built-in {manifest.runtime} bot from {folder.parent.name}/{folder.name}."})
+            bot = Bot.objects.select_for_update().get(pk=bot.pk)
+            version = bot.versions.filter(sha256=sha).first()
+            if version is None:
+                number = (bot.versions.aggregate(n=Max("number"))["n"] or 0) + 1
+                version = BotVersion.objects.create(
+                    bot=bot, number=number, sha256=sha, package_dir=str(folder), manifest=manifest_dict(manifest),
+                    runtime=str(manifest.runtime), status=BotVersion.Status.READY, validated_at=timezone.now(),
+                    validation_log="built-in bot: trusted code shipped with Arena")
+            if version.status == BotVersion.Status.READY and bot.active_version_id != version.pk:
+                Bot.objects.filter(pk=bot.pk).update(active_version=version)
+            enroll(bot)
+        versions.append(version)
+    return versions
+
+
+def check_suspension(version: BotVersion) -> bool:
+    """Suspend a ready version when it crashed or timed out in most of its recent matches. Returns whether it
+    was suspended now."""
+    from matches.models import Participant
+
+    rule = settings.ARENA_SUSPENSION
+    recent = list(Participant.objects.filter(version=version, match__status="finished")
+                  .order_by("-match__finished_at", "-match_id")[:rule["window"]])
+    if len(recent) < rule["min_matches"]:
+        return False
+    bad = [p for p in recent if any(f.get("kind") in FAULTS_THAT_SUSPEND for f in p.faults)]
+    if len(bad) <= rule["fault_share"] * len(recent):
+        return False
+    last = next(f for f in bad[0].faults if f.get("kind") in FAULTS_THAT_SUSPEND)
+    reason = (f"suspended: crashed or timed out in {len(bad)} of its last {len(recent)} matches; "
+              f"most recent ({last.get('kind')}, match {bad[0].match_id}): {last.get('message')}. "
+              f"Upload a fixed version to play again.")
+    updated = BotVersion.objects.filter(pk=version.pk, status=BotVersion.Status.READY).update(
+        status=BotVersion.Status.SUSPENDED, status_reason=reason, suspended_at=timezone.now())
+    if updated:
+        log.warning("%s %s", version, reason)
+    return bool(updated)

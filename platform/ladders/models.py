@@ -1,0 +1,72 @@
+"""Ladders (one per game, player count and time control) and the ratings of bots on them."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from arena.match.types import TimeControl
+
+
+class Ladder(models.Model):
+    slug = models.SlugField(max_length=64, unique=True)
+    name = models.CharField(max_length=128)
+    game = models.CharField(max_length=32)
+    players = models.PositiveSmallIntegerField()
+    params = models.JSONField(default=dict, blank=True, help_text="Game options besides the player count.")
+    decision_ms = models.PositiveIntegerField(default=TimeControl.decision_ms)
+    bank_ms = models.PositiveIntegerField(default=TimeControl.bank_ms)
+    startup_ms = models.PositiveIntegerField(default=TimeControl.startup_ms)
+    max_faults = models.PositiveSmallIntegerField(default=TimeControl.max_faults)
+    active = models.BooleanField(default=True, help_text="Matchmaking plays this ladder.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "players", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def time_control(self) -> TimeControl:
+        return TimeControl(decision_ms=self.decision_ms, bank_ms=self.bank_ms, startup_ms=self.startup_ms,
+                           max_faults=self.max_faults)
+
+    @property
+    def game_params(self) -> dict:
+        return {"players": self.players, **self.params}
+
+
+def _initial_elo() -> float:
+    return settings.ARENA_RATING["initial_elo"]
+
+
+class Rating(models.Model):
+    """A bot's standing on one ladder: Elo (pairwise from finishing orders) and OpenSkill μ/σ as uncertainty."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="ratings")
+    bot = models.ForeignKey("botregistry.Bot", on_delete=models.CASCADE, related_name="ratings")
+    elo = models.FloatField(default=_initial_elo)
+    mu = models.FloatField(default=25.0)
+    sigma = models.FloatField(default=25.0 / 3)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    last_played_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["ladder", "bot"], name="rating_unique_bot_per_ladder")]
+        indexes = [models.Index(fields=["ladder", "-elo"], name="rating_leaderboard")]
+        ordering = ["-elo", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.bot} on {self.ladder}: {self.elo:.0f}"
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < settings.ARENA_RATING["provisional_games"]
+
+    @property
+    def ordinal(self) -> float:
+        """OpenSkill's conservative skill estimate μ − 3σ."""
+        return self.mu - 3 * self.sigma

@@ -1,0 +1,31 @@
+from django.contrib import admin
+
+from matches.models import Match, Participant
+
+
+class ParticipantInline(admin.TabularInline):
+    model = Participant
+    extra = 0
+    raw_id_fields = ("bot", "version")
+    fields = ("seat", "bot", "version", "score", "rank", "disqualified", "faults", "elo_before", "elo_after")
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ("id", "kind", "game", "ladder", "status", "attempts", "created_at", "finished_at")
+    list_filter = ("status", "kind", "game", "ladder")
+    raw_id_fields = ("requested_by",)
+    readonly_fields = ("result", "heartbeat_at", "worker", "engine_version", "replay_path")
+    inlines = [ParticipantInline]
+    actions = ["cancel"]
+
+    @admin.action(description="Cancel the selected queued matches")
+    def cancel(self, request, queryset):
+        queryset.filter(status=Match.Status.QUEUED).update(
+            status=Match.Status.CANCELLED, status_reason=f"cancelled by {request.user}")
+
+
+@admin.register(Participant)
+class ParticipantAdmin(admin.ModelAdmin):
+    list_display = ("match", "seat", "bot", "version", "score", "rank", "disqualified", "elo_before", "elo_after")
+    raw_id_fields = ("match", "bot", "version")

@@ -1,0 +1,107 @@
+"""Matches and the seats in them.
+
+A match goes queued → running → finished | failed | cancelled; `attempts` counts how often a worker started it.
+Ladder and challenge matches come from the `ladders` app, tournament matches from `tournaments`; all run through
+the same Celery task (`matches.tasks.run_match`). The game, parameters, seed and time control are copied onto
+the match so it can be re-run exactly, whatever later happens to its ladder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.conf import settings
+from django.db import models
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        FINISHED = "finished"
+        FAILED = "failed"
+        CANCELLED = "cancelled"
+
+    class Kind(models.TextChoices):
+        LADDER = "ladder"
+        CHALLENGE = "challenge"
+        TOURNAMENT = "tournament"
+
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.LADDER)
+    ladder = models.ForeignKey("ladders.Ladder", null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="matches")
+    rated = models.BooleanField(default=True, help_text="Whether the result changes ladder ratings.")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="requested_matches")
+    game = models.CharField(max_length=32)
+    params = models.JSONField(default=dict)
+    seed = models.BigIntegerField()
+    time_control = models.JSONField(default=dict)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    status_reason = models.TextField(blank=True, default="", help_text="Why a match failed or was cancelled.")
+    attempts = models.PositiveSmallIntegerField(default=0)
+    worker = models.CharField(max_length=255, blank=True, default="")
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    engine_version = models.CharField(max_length=64, blank=True, default="")
+    replay_path = models.CharField(max_length=512, blank=True, default="",
+                                   help_text="The replay file, relative to the storage folder.")
+    result = models.JSONField(null=True, blank=True, help_text="MatchResult.to_dict() as the referee returned it.")
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [
+            models.Index(fields=["status"], name="match_status"),
+            models.Index(fields=["ladder", "status"], name="match_ladder_status"),
+            models.Index(fields=["-finished_at"], name="match_finished"),
+        ]
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.game}, {self.status})"
+
+    @property
+    def replay_file(self) -> Path | None:
+        return Path(settings.STORAGE_DIR) / self.replay_path if self.replay_path else None
+
+    @property
+    def done(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.FAILED, self.Status.CANCELLED)
+
+
+class Participant(models.Model):
+    """One seat of a match: which bot version sat there and how it did."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="participants")
+    seat = models.PositiveSmallIntegerField()
+    bot = models.ForeignKey("botregistry.Bot", on_delete=models.CASCADE, related_name="participations")
+    version = models.ForeignKey("botregistry.BotVersion", on_delete=models.CASCADE, related_name="participations")
+    score = models.FloatField(null=True, blank=True)
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    disqualified = models.BooleanField(default=False)
+    faults = models.JSONField(default=list, blank=True, help_text="[{kind, message, decision}] from the referee.")
+    time_ms = models.FloatField(default=0.0)
+    decisions = models.PositiveIntegerField(default=0)
+    elo_before = models.FloatField(null=True, blank=True)
+    elo_after = models.FloatField(null=True, blank=True)
+    mu_before = models.FloatField(null=True, blank=True)
+    mu_after = models.FloatField(null=True, blank=True)
+    sigma_before = models.FloatField(null=True, blank=True)
+    sigma_after = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match_id", "seat"]
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="participant_unique_seat")]
+        indexes = [models.Index(fields=["bot", "match"], name="participant_bot_match"),
+                   models.Index(fields=["version", "match"], name="participant_version_match")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} seat {self.seat}: {self.version}"
+
+    @property
+    def elo_change(self) -> float | None:
+        if self.elo_before is None or self.elo_after is None:
+            return None
+        return self.elo_after - self.elo_before

@@ -1,0 +1,103 @@
+"""The Celery task that plays a match, and the periodic recovery of matches whose worker died.
+
+The task is acknowledged late and rejected (re-queued) when its worker process is lost, so a match never
+disappears with a worker; `matches.services.claim` and `record_result` make the re-run safe.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+
+from celery import shared_task
+from django.conf import settings
+from django.db import close_old_connections, connection
+
+from arena_site.sandbox_mode import sandbox_enabled, unavailable_reason
+from matches import services
+from matches.models import Match
+
+log = logging.getLogger("arena.platform")
+
+
+class _Heartbeat(threading.Thread):
+    """Writes the match's heartbeat while it runs, so a dead worker shows as a stale heartbeat."""
+
+    def __init__(self, match_id: int, worker: str):
+        super().__init__(name=f"heartbeat-{match_id}", daemon=True)
+        self.match_id, self.worker = match_id, worker
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        try:
+            while not self.stopped.wait(settings.ARENA_HEARTBEAT_SECONDS):
+                try:
+                    services.heartbeat(self.match_id, self.worker)
+                except Exception:  # a database hiccup: the next beat tries again
+                    log.exception("heartbeat of match %s failed", self.match_id)
+                    close_old_connections()
+        finally:
+            connection.close()
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.join(timeout=10)
+
+
+class MatchCannotRun(RuntimeError):
+    """The match can't be played here (reason in the message); it fails without retry."""
+
+
+def play(match: Match) -> tuple[dict, Path]:
+    """Run the match with the referee; returns the result dict and the temporary replay file."""
+    from arena.match import run_match
+    from arena.match.types import BotSpec, TimeControl
+    from arena.sandbox.limits import SandboxLimits
+
+    participants = list(match.participants.select_related("bot", "version").order_by("seat"))
+    sandbox = sandbox_enabled()
+    if not sandbox:
+        untrusted = [p.bot.name for p in participants if not p.bot.builtin]
+        if untrusted:
+            raise MatchCannotRun(f"this worker can't sandbox bots ({unavailable_reason()}), and "
+                                 f"{', '.join(untrusted)} is not a trusted built-in bot")
+    bots = [BotSpec(path=str(p.version.package_path), name=f"{p.bot.name} v{p.version.number}")
+            for p in participants]
+    tmp = Path(settings.STORAGE_DIR) / "replays" / "tmp" / f"{match.pk}.{match.attempts}.replay.json.gz"
+    tmp.parent.mkdir(parents=True, exist_ok=True)
+    result = run_match(match.game, dict(match.params), int(match.seed), bots,
+                       time_control=TimeControl(**match.time_control),
+                       limits=SandboxLimits(**settings.ARENA_LIMITS), sandbox=sandbox, replay_path=str(tmp))
+    return result.to_dict(), tmp
+
+
+@shared_task(name="matches.tasks.run_match", bind=True, acks_late=True, reject_on_worker_lost=True,
+             ignore_result=True)
+def run_match(self, match_id: int) -> str:
+    """Play match `match_id` and record its result, once. Returns what happened, for the worker's log."""
+    worker = services.worker_id()
+    match = services.claim(match_id, worker)
+    if match is None:
+        return "nothing to do"
+    beat = _Heartbeat(match_id, worker)
+    beat.start()
+    try:
+        result, replay = play(match)
+    except MatchCannotRun as exc:
+        services.fail(match_id, str(exc))
+        return "failed"
+    except Exception as exc:  # the referee never raises because of a bot: this is a host or engine problem
+        log.exception("match %s could not be played", match_id)
+        services.fail(match_id, f"the match could not be played: {type(exc).__name__}: {exc}")
+        return "failed"
+    finally:
+        beat.stop()
+    recorded = services.record_result(match_id, result, replay)
+    return "finished" if recorded else "already finished"
+
+
+@shared_task(name="matches.tasks.recover_stale_matches", ignore_result=True)
+def recover_stale_matches() -> list[int]:
+    """Re-send matches whose worker stopped writing heartbeats (killed, machine lost)."""
+    return services.recover_stale()

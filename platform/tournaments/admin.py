@@ -1,0 +1,57 @@
+from django.contrib import admin
+
+from .models import Entry, Game, Round, Tournament
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 2
+    fields = ("bot", "version", "seeding", "forfeit_reason")
+    readonly_fields = ("version", "seeding", "forfeit_reason")
+    autocomplete_fields = ()
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ("name", "game", "players", "format", "duplicate", "starts_at", "status", "current_round")
+    list_filter = ("status", "game", "format")
+    search_fields = ("name",)
+    readonly_fields = ("status", "status_reason", "current_round", "started_at", "finished_at", "final_standings",
+                       "created_by")
+    inlines = [EntryInline]
+
+    def save_model(self, request, obj, form, change):
+        if not change and obj.created_by_id is None:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
+
+    def get_readonly_fields(self, request, obj=None):
+        # Entries and the set-up lock at the start.
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None and obj.status != Tournament.Status.SCHEDULED:
+            fields += ["game", "players", "params", "format", "duplicate", "games_per_pairing", "rounds_planned",
+                       "starts_at", "seed", "decision_ms", "bank_ms", "startup_ms", "max_faults"]
+        return fields
+
+    def get_inlines(self, request, obj):
+        return [EntryInline] if obj is None or obj.status == Tournament.Status.SCHEDULED else [LockedEntryInline]
+
+
+class LockedEntryInline(EntryInline):
+    extra = 0
+    can_delete = False
+    readonly_fields = ("bot", "version", "seeding", "forfeit_reason")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "number", "started_at", "finished_at")
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("round", "table", "set_key", "seed", "match")
+    raw_id_fields = ("match",)

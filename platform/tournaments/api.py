@@ -1,0 +1,145 @@
+"""REST API: staff create and edit tournaments (entries lock at the start); anyone reads them with their
+standings and rounds. Mounted at /api/tournaments/."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from rest_framework import permissions, serializers, viewsets
+
+from arena import games
+from botregistry.models import Bot
+
+from . import services
+from .models import Entry, Game, Round, Tournament
+
+
+class StaffWritesAnyoneReads(permissions.BasePermission):
+    def has_permission(self, request, view):
+        return request.method in permissions.SAFE_METHODS or bool(request.user and request.user.is_staff)
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    bot_name = serializers.CharField(source="bot.name", read_only=True)
+    owner = serializers.CharField(source="bot.owner.username", read_only=True)
+    version = serializers.IntegerField(source="version.number", read_only=True, allow_null=True)
+
+    class Meta:
+        model = Entry
+        fields = ["id", "bot", "bot_name", "owner", "version", "seeding", "forfeit_reason", "byes"]
+
+
+class GameSerializer(serializers.ModelSerializer):
+    match_status = serializers.CharField(source="match.status", read_only=True, allow_null=True)
+
+    class Meta:
+        model = Game
+        fields = ["table", "set_key", "seed", "seats", "match", "match_status", "forfeit"]
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    games = GameSerializer(many=True, read_only=True)
+    byes = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+
+    class Meta:
+        model = Round
+        fields = ["number", "started_at", "finished_at", "byes", "games"]
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    entries = EntrySerializer(many=True, read_only=True)
+    bots = serializers.PrimaryKeyRelatedField(queryset=Bot.objects.all(), many=True, write_only=True,
+                                              required=False, help_text="Entrants (bot ids); locked at the start.")
+
+    class Meta:
+        model = Tournament
+        fields = ["id", "name", "game", "players", "params", "format", "duplicate", "games_per_pairing",
+                  "rounds_planned", "starts_at", "decision_ms", "bank_ms", "startup_ms", "max_faults", "seed",
+                  "status", "status_reason", "current_round", "started_at", "finished_at", "entries", "bots"]
+        read_only_fields = ["status", "status_reason", "current_round", "started_at", "finished_at"]
+
+    def validate(self, attrs):
+        inst = self.instance
+        if inst is not None and inst.status != Tournament.Status.SCHEDULED:
+            raise serializers.ValidationError("the tournament has started: its set-up and entries are locked")
+        game = attrs.get("game", inst.game if inst else None)
+        players = attrs.get("players", inst.players if inst else None)
+        fmt = attrs.get("format", inst.format if inst else Tournament.Format.ROUND_ROBIN)
+        try:
+            cls = games.game_class(game)
+        except (ValueError, ImportError):
+            raise serializers.ValidationError({"game": f"unknown game {game!r}; games: {', '.join(games.names())}"})
+        try:
+            cls(players=players, **attrs.get("params", inst.params if inst else {}))
+        except (TypeError, ValueError) as exc:
+            raise serializers.ValidationError({"players": str(exc)})
+        if fmt == Tournament.Format.KNOCKOUT and players != 2:
+            raise serializers.ValidationError({"format": "knockout is played by 2 players per table"})
+        if not 2 <= players <= 4:
+            raise serializers.ValidationError({"players": "tournament tables seat 2 to 4 players"})
+        bots = attrs.get("bots")
+        if bots is not None:
+            wrong = [b.name for b in bots if b.game != game]
+            if wrong:
+                raise serializers.ValidationError({"bots": f"these bots play another game: {', '.join(wrong)}"})
+            if len(set(b.pk for b in bots)) != len(bots):
+                raise serializers.ValidationError({"bots": "a bot is listed twice"})
+        return attrs
+
+    @transaction.atomic
+    def create(self, validated):
+        bots = validated.pop("bots", [])
+        t = Tournament.objects.create(created_by=self.context["request"].user, **validated)
+        Entry.objects.bulk_create([Entry(tournament=t, bot=b) for b in bots])
+        return t
+
+    @transaction.atomic
+    def update(self, inst, validated):
+        bots = validated.pop("bots", None)
+        inst = super().update(inst, validated)
+        if bots is not None:
+            inst.entries.exclude(bot__in=bots).delete()
+            have = set(inst.entries.values_list("bot_id", flat=True))
+            Entry.objects.bulk_create([Entry(tournament=inst, bot=b) for b in bots if b.pk not in have])
+        return inst
+
+
+class TournamentDetailSerializer(TournamentSerializer):
+    standings = serializers.SerializerMethodField()
+    rounds = RoundSerializer(many=True, read_only=True)
+
+    class Meta(TournamentSerializer.Meta):
+        fields = TournamentSerializer.Meta.fields + ["standings", "rounds"]
+
+    def get_standings(self, t: Tournament) -> list[dict]:
+        if t.final_standings is not None:
+            return t.final_standings
+        return services.standings(t) if t.status == Tournament.Status.RUNNING else []
+
+
+class TournamentViewSet(viewsets.ModelViewSet):
+    permission_classes = [StaffWritesAnyoneReads]
+    filterset_fields = None
+
+    def get_queryset(self):
+        qs = Tournament.objects.all()
+        if self.action == "retrieve":
+            qs = qs.prefetch_related("entries__bot__owner", "entries__version", "rounds__games__match",
+                                     "rounds__byes")
+        else:
+            qs = qs.prefetch_related("entries__bot__owner", "entries__version")
+        status = self.request.query_params.get("status")
+        if status:
+            qs = qs.filter(status=status)
+        return qs
+
+    def get_serializer_class(self):
+        return TournamentDetailSerializer if self.action == "retrieve" else TournamentSerializer
+
+    def perform_destroy(self, instance):
+        if instance.status == Tournament.Status.RUNNING:
+            # a running tournament is cancelled, not erased: its matches exist
+            instance.status = Tournament.Status.CANCELLED
+            instance.status_reason = "cancelled by staff"
+            instance.save(update_fields=["status", "status_reason"])
+        else:
+            instance.delete()

@@ -1,0 +1,148 @@
+"""Scheduled tournaments: entrants pinned to bot versions, rounds, and the games (matches) of each round.
+
+A tournament goes scheduled → running → finished (or cancelled). At its start time the scheduler locks the
+entries (each pinned to its bot's ready version then; a bot without one forfeits every game, with the reason
+shown), seeds them by ladder rating, and queues round 1; each next round is made when the previous one is done,
+from the results so far (`tournaments.schedule`). Tournament matches are `Match(kind=tournament, rated=False)`:
+they never touch ladder ratings.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from arena.match.types import TimeControl
+
+from . import schedule
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", "Round robin"
+        SWISS = "swiss", "Swiss"
+        KNOCKOUT = "knockout", "Knockout"
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled"
+        RUNNING = "running"
+        FINISHED = "finished"
+        CANCELLED = "cancelled"
+
+    name = models.CharField(max_length=128)
+    game = models.CharField(max_length=32)
+    players = models.PositiveSmallIntegerField(help_text="Players per table (2–4; knockout: 2).")
+    params = models.JSONField(default=dict, blank=True, help_text="Game options besides the player count.")
+    format = models.CharField(max_length=16, choices=Format.choices, default=Format.ROUND_ROBIN)
+    duplicate = models.BooleanField(default=False, help_text="Play each table once per rotation of its seats "
+                                                             "with one seed, scored together.")
+    games_per_pairing = models.PositiveSmallIntegerField(default=1)
+    rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True,
+                                                      help_text="Swiss only: rounds to play (default log of "
+                                                                "the field).")
+    starts_at = models.DateTimeField()
+    decision_ms = models.PositiveIntegerField(default=TimeControl.decision_ms)
+    bank_ms = models.PositiveIntegerField(default=TimeControl.bank_ms)
+    startup_ms = models.PositiveIntegerField(default=TimeControl.startup_ms)
+    max_faults = models.PositiveSmallIntegerField(default=TimeControl.max_faults)
+    seed = models.BigIntegerField(default=0, help_text="All game seeds are derived from this.")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.SCHEDULED, db_index=True)
+    status_reason = models.TextField(blank=True, default="")
+    current_round = models.PositiveSmallIntegerField(default=0)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    final_standings = models.JSONField(null=True, blank=True, help_text="The final table, frozen at the end.")
+
+    class Meta:
+        ordering = ["-starts_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def time_control(self) -> TimeControl:
+        return TimeControl(decision_ms=self.decision_ms, bank_ms=self.bank_ms, startup_ms=self.startup_ms,
+                           max_faults=self.max_faults)
+
+    @property
+    def game_params(self) -> dict:
+        return {"players": self.players, **self.params}
+
+    @property
+    def total_rounds(self) -> int | None:
+        """Rounds the tournament will have, when known in advance (knockout: once entries are locked)."""
+        n = self.entries.count()
+        if n < self.players:
+            return None
+        if self.format == self.Format.SWISS:
+            return self.rounds_planned or schedule.swiss_rounds(n, self.players)
+        if self.format == self.Format.ROUND_ROBIN:
+            ids = list(range(n))
+            return len(schedule.round_robin(ids, self.players, seed=self.seed))
+        size = 1
+        rounds = 0
+        while size < n:
+            size, rounds = size * 2, rounds + 1
+        return rounds
+
+
+class Entry(models.Model):
+    """A bot entered in a tournament. `version` is pinned when the tournament starts; a bot that has no ready
+    version then (or whose pinned version is suspended later) forfeits its games, `forfeit_reason` says why."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    bot = models.ForeignKey("botregistry.Bot", on_delete=models.CASCADE, related_name="tournament_entries")
+    version = models.ForeignKey("botregistry.BotVersion", null=True, blank=True, on_delete=models.PROTECT,
+                                related_name="tournament_entries")
+    seeding = models.PositiveIntegerField(default=0, help_text="1 = top seed; set at the start.")
+    forfeit_reason = models.TextField(blank=True, default="")
+    byes = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "seeding", "id"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "bot"], name="entry_unique_bot")]
+        verbose_name_plural = "entries"
+
+    def __str__(self) -> str:
+        return f"{self.bot} in {self.tournament}"
+
+
+class Round(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    byes = models.ManyToManyField(Entry, blank=True, related_name="bye_rounds")
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.number}"
+
+
+class Game(models.Model):
+    """One scheduled game of a round. `match` is the platform match that plays it; a game with a forfeiting
+    entrant is not played (`match` empty) and is decided by `forfeit` instead: the forfeiting seats rank last."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="games")
+    table = models.PositiveSmallIntegerField(help_text="Position of the game in its round.")
+    set_key = models.CharField(max_length=64, blank=True, default="",
+                               help_text="Games sharing a key form one duplicate set.")
+    seed = models.BigIntegerField()
+    seats = models.JSONField(help_text="Entry ids in seat order.")
+    match = models.OneToOneField("matches.Match", null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="tournament_game")
+    forfeit = models.JSONField(null=True, blank=True, help_text="{entry id: reason} of seats that forfeited.")
+
+    class Meta:
+        ordering = ["round_id", "table"]
+        constraints = [models.UniqueConstraint(fields=["round", "table"], name="game_unique_table")]
+
+    def __str__(self) -> str:
+        return f"{self.round} game {self.table}"

@@ -1,0 +1,69 @@
+"""The replay viewer's data: a match's replay as frames (`arena.replay.frames`) from one seat's view or
+omniscient, cached on disk beside the replay as gzip JSON so a viewer opens fast and a page costs no
+re-simulation after the first time.
+
+Hidden information: a seat's view is what that seat was shown; the omniscient view is served only for a
+finished match (a replay exists only then, but the rule is checked here rather than assumed)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from pathlib import Path
+
+from django.conf import settings
+
+from arena import replay as replays
+from matches.models import Match
+
+CACHE_VERSION = 1
+
+
+class NoReplay(LookupError):
+    """The match has no replay (not finished, or it failed before playing)."""
+
+
+def parse_seat(value: str | None, players: int) -> int | None:
+    """'all' (or nothing) → None (omniscient); '0'..'n-1' → that seat. ValueError otherwise."""
+    if value in (None, "", "all"):
+        return None
+    seat = int(value)
+    if not 0 <= seat < players:
+        raise ValueError(f"seat {seat} is not a seat of this match (0..{players - 1})")
+    return seat
+
+
+def frames_gz(match: Match, seat: int | None) -> bytes:
+    """The gzip-compressed JSON payload for the viewer: header, seat names, result and frames."""
+    if seat is None and match.status != Match.Status.FINISHED:
+        raise PermissionError("the omniscient view is shown once the game is finished")
+    source = match.replay_file
+    if source is None or not source.exists():
+        raise NoReplay("this match has no replay" + ("" if match.done else " yet: it is not finished"))
+    cache = _cache_path(match, seat)
+    try:
+        if cache.stat().st_mtime >= source.stat().st_mtime:
+            return cache.read_bytes()
+    except FileNotFoundError:
+        pass
+    replay = replays.load(source)
+    payload = {
+        "header": replay["header"],
+        "seats": replay["header"]["seats"],
+        "seat": seat,
+        "result": replay.get("result"),
+        "frames": replays.frames(replay, seat),
+    }
+    data = gzip.compress(json.dumps(payload, separators=(",", ":")).encode(), compresslevel=6, mtime=0)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    tmp = cache.with_name(cache.name + f".{os.getpid()}.part")
+    tmp.write_bytes(data)
+    os.replace(tmp, cache)
+    return data
+
+
+def _cache_path(match: Match, seat: int | None) -> Path:
+    view = "all" if seat is None else f"seat{seat}"
+    return (Path(settings.STORAGE_DIR) / "frames" / f"v{CACHE_VERSION}" / f"{match.pk // 1000:04d}"
+            / f"{match.pk}.{view}.json.gz")

@@ -1,0 +1,67 @@
+// Owner pages: create a bot, upload a version with a progress bar, request a challenge — through the REST API
+// with the session's cookie and CSRF token.
+
+function csrf() {
+  const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return m ? decodeURIComponent(m[1]) : "";
+}
+
+function explain(body) {
+  if (!body || typeof body !== "object") return String(body || "");
+  if (body.detail) return body.detail;
+  return Object.entries(body).map(([k, v]) => `${k}: ${[].concat(v).join(" ")}`).join("; ");
+}
+
+for (const form of document.querySelectorAll("form[data-upload]")) {
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const bar = form.querySelector("progress");
+    const out = form.querySelector("output");
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", form.dataset.upload);
+    xhr.setRequestHeader("X-CSRFToken", csrf());
+    xhr.upload.addEventListener("progress", (e) => {
+      if (e.lengthComputable) { bar.hidden = false; bar.value = Math.round((100 * e.loaded) / e.total); }
+    });
+    xhr.addEventListener("load", () => {
+      let body = null;
+      try { body = JSON.parse(xhr.responseText); } catch { body = xhr.responseText; }
+      out.textContent = xhr.status === 201
+        ? `Uploaded as version ${body.number}: ${body.status}. Validation runs in the background; reload to see it.`
+        : `Upload refused (${xhr.status}): ${explain(body)}`;
+    });
+    xhr.addEventListener("error", () => { out.textContent = "The upload failed: network error."; });
+    out.textContent = "Uploading…";
+    xhr.send(new FormData(form));
+  });
+}
+
+for (const form of document.querySelectorAll("form[data-json-post]")) {
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const out = form.querySelector("output");
+    const data = {};
+    for (const el of form.elements) {
+      if (!el.name) continue;
+      if (el.multiple) data[el.name] = [...el.selectedOptions].map((o) => Number(o.value));
+      else data[el.name] = el.name === "bot" ? Number(el.value) : el.value;
+    }
+    const resp = await fetch(form.dataset.jsonPost, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(), Accept: "application/json" },
+      body: JSON.stringify(data),
+    });
+    const body = await resp.json().catch(() => null);
+    if (resp.ok && body && body.id && form.dataset.jsonPost.includes("challenges")) {
+      out.innerHTML = "";
+      const a = document.createElement("a");
+      a.href = `/matches/${body.id}/`;
+      a.textContent = `Match #${body.id} is queued.`;
+      out.append(a);
+    } else if (resp.ok) {
+      location.reload();
+    } else {
+      out.textContent = `Refused (${resp.status}): ${explain(body)}`;
+    }
+  });
+}

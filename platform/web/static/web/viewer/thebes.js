@@ -1,0 +1,261 @@
+// Thebes renderer: the map (places, routes, archaeologists), the card display and exhibition slots, the time
+// track with stacked markers, and one panel per player (cards, finds, exhibitions, knowledge, score).
+// Draws `frame.observation` (arena.games.thebes ThebesState.observation) into the viewer's <svg> and panel.
+
+import { clear, h, s, SEAT_COLOURS, title } from "./svg.js";
+import { seatName } from "./viewer.js";
+
+// Board geometry (our own schematic map of Europe and the Near East, 600 x 420 user units).
+const PLACES = {
+  london: [70, 70, "city"], paris: [125, 165, "city"], berlin: [255, 78, "city"], vienna: [285, 180, "city"],
+  rome: [215, 270, "city"], moscow: [505, 48, "city"], warsaw: [395, 105, "exchange"],
+  greece: [365, 265, "site"], crete: [320, 360, "site"], egypt: [405, 400, "site"],
+  palestine: [520, 345, "site"], mesopotamia: [550, 235, "site"],
+};
+const ROUTES = [
+  ["london", "paris"], ["london", "berlin"], ["paris", "berlin"], ["paris", "vienna"], ["paris", "rome"],
+  ["berlin", "warsaw"], ["vienna", "warsaw"], ["vienna", "rome"], ["warsaw", "moscow"], ["warsaw", "greece"],
+  ["rome", "greece"], ["rome", "crete"], ["greece", "crete"], ["greece", "mesopotamia"], ["crete", "egypt"],
+  ["crete", "palestine"], ["egypt", "palestine"], ["palestine", "mesopotamia"],
+];
+export const SITE_COLOURS = {
+  greece: "#e07b00", crete: "#7b3fa0", egypt: "#d4b000", palestine: "#2f8a3a", mesopotamia: "#1f5fb0",
+};
+const KIND_SHORT = {
+  specialized_knowledge: "Knowledge", general_knowledge: "General", rumors: "Rumors", assistant: "Assistant",
+  shovel: "Shovel", car: "Car", zeppelin: "Zeppelin", special_permission: "Permission", congress: "Congress",
+};
+const START_YEAR = 1901;
+const WEEKS = 52;
+const END_TIME = 3 * WEEKS; // week 1 of 1904
+
+const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+
+export function render(board, panel, frame, ctx) {
+  const obs = frame.observation;
+  clear(board);
+  board.setAttribute("viewBox", "0 0 1000 640");
+  drawMap(board, obs, frame, ctx);
+  drawDisplay(board, obs);
+  drawTimeTrack(board, obs, ctx);
+  board.setAttribute("aria-label", boardSummary(obs, frame, ctx));
+  drawPlayers(panel, obs, frame, ctx);
+}
+
+function boardSummary(obs, frame, ctx) {
+  const where = obs.seats.map((p) => `${seatName(ctx, p.seat)} at ${cap(p.place)}, ${p.year} week ${p.week}`);
+  return `Thebes board at turn ${frame.index}: ${where.join("; ")}.`;
+}
+
+// ------------------------------------------------------------------------------------------------------ map
+function drawMap(svg, obs, frame, ctx) {
+  const g = s("g", { class: "map", "aria-hidden": "true" });
+  for (const [a, b] of ROUTES) {
+    const [x1, y1] = PLACES[a];
+    const [x2, y2] = PLACES[b];
+    g.append(s("line", { x1, y1, x2, y2, stroke: "#a89b7c", "stroke-width": 3, "stroke-linecap": "round" }));
+  }
+  const bags = Object.fromEntries((obs.bags || []).map((bag) => [bag.site, bag]));
+  for (const [id, [x, y, type]] of Object.entries(PLACES)) {
+    const pg = s("g", { class: `place place-${id}`, "data-place": id });
+    if (type === "site") {
+      pg.append(s("circle", { cx: x, cy: y, r: 22, fill: SITE_COLOURS[id], stroke: "#3b3325", "stroke-width": 1.5 }));
+      const bag = bags[id];
+      if (bag) {
+        pg.append(s("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 14, fill: "#fff", "font-weight": 700 },
+          String(bag.size)));
+        pg.append(title(`${cap(id)}: ${bag.size} tokens in the bag (${bag.artifacts.length} artifacts, ` +
+          `${bag.dirt} dirt)${bag.first_dig_bonus ? "; first-dig bonus still there" : ""}`));
+        if (bag.first_dig_bonus) {
+          pg.append(s("circle", { cx: x + 17, cy: y - 17, r: 6, fill: "#ffd54a", stroke: "#3b3325" }));
+        }
+      }
+    } else if (type === "exchange") {
+      pg.append(s("rect", { x: x - 18, y: y - 18, width: 36, height: 36, rx: 6, fill: "#6d6875", stroke: "#3b3325" }));
+    } else {
+      pg.append(s("rect", { x: x - 16, y: y - 13, width: 32, height: 26, rx: 4, fill: "#c9b28a", stroke: "#3b3325" }));
+    }
+    pg.append(s("text", { x, y: y + (type === "site" ? 38 : 32), "text-anchor": "middle", "font-size": 13, fill: "#2b2418" },
+      cap(id)));
+    g.append(pg);
+  }
+  // Archaeologists: one pawn per seat, fanned around the place they stand at.
+  const byPlace = {};
+  for (const p of obs.seats) (byPlace[p.place] ||= []).push(p);
+  for (const [place, seats] of Object.entries(byPlace)) {
+    const [x, y] = PLACES[place] || [300, 200];
+    seats.forEach((p, i) => {
+      const angle = -Math.PI / 2 + (i - (seats.length - 1) / 2) * 0.75;
+      const px = x + Math.cos(angle) * 30;
+      const py = y + Math.sin(angle) * 30 - 4;
+      const mover = frame.seat === p.seat && frame.index > 0;
+      const pawn = s("g", { class: "pawn", "data-seat": p.seat });
+      pawn.append(s("circle", { cx: px, cy: py, r: 11, fill: SEAT_COLOURS[p.seat], stroke: mover ? "#111" : "#fff",
+        "stroke-width": mover ? 3 : 2 }));
+      pawn.append(s("text", { x: px, y: py + 4.5, "text-anchor": "middle", "font-size": 12, fill: "#fff", "font-weight": 700 },
+        String(p.seat + 1)));
+      pawn.append(title(`${seatName(ctx, p.seat)} at ${cap(place)}`));
+      svg.append(pawn);
+    });
+  }
+  svg.prepend(g);
+  svg.prepend(s("rect", { x: 0, y: 0, width: 1000, height: 640, fill: "#f7f4ec" }));
+}
+
+// ---------------------------------------------------------------------------------------------- card display
+function cardBox(x, y, card, opts = {}) {
+  const w = opts.w || 84;
+  const hgt = opts.h || 78;
+  const g = s("g", { class: "card", "data-card": card ? card.id : "" });
+  if (!card) {
+    g.append(s("rect", { x, y, width: w, height: hgt, rx: 6, fill: "none", stroke: "#b9ae96", "stroke-dasharray": "4 3" }));
+    if (opts.label) g.append(s("text", { x: x + w / 2, y: y + hgt / 2 + 4, "text-anchor": "middle", "font-size": 12, fill: "#9a8f78" }, opts.label));
+    return g;
+  }
+  const exhibition = card.points != null;
+  const band = exhibition ? "#8c2d19" : (SITE_COLOURS[card.site] || "#857a64");
+  g.append(s("rect", { x, y, width: w, height: hgt, rx: 6, fill: "#fffdf7", stroke: "#6f6552" }));
+  g.append(s("rect", { x, y, width: w, height: 18, rx: 6, fill: band }));
+  g.append(s("text", { x: x + 5, y: y + 13, "font-size": 11, fill: "#fff", "font-weight": 700 }, card.id));
+  g.append(s("text", { x: x + w - 5, y: y + 13, "font-size": 11, fill: "#fff", "text-anchor": "end" }, `${card.weeks}w`));
+  let line1;
+  let line2;
+  if (exhibition) {
+    line1 = `${card.size} · ${card.points} pts`;
+    line2 = Object.entries(card.requirements || {}).map(([site, n]) => `${n} ${site.slice(0, 4)}`).join(" ");
+  } else {
+    line1 = KIND_SHORT[card.kind] || card.kind;
+    line2 = card.site ? `${card.site}${card.value ? " +" + card.value : ""}` : (card.value ? `+${card.value}` : "");
+  }
+  g.append(s("text", { x: x + 5, y: y + 36, "font-size": 11, fill: "#2b2418" }, line1));
+  g.append(s("text", { x: x + 5, y: y + 51, "font-size": 10, fill: "#4a4335" }, line2));
+  g.append(s("text", { x: x + 5, y: y + hgt - 7, "font-size": 10, fill: "#6f6552" }, cap(card.city || "")));
+  g.append(title(exhibition
+    ? `Exhibition ${card.id} in ${cap(card.city)}: ${card.weeks} weeks, ${card.points} points, needs ${line2}`
+    : `${card.id}: ${KIND_SHORT[card.kind] || card.kind} in ${cap(card.city)}, ${card.weeks} weeks ${line2}`));
+  return g;
+}
+
+function drawDisplay(svg, obs) {
+  const g = s("g", { class: "display" });
+  g.append(s("text", { x: 620, y: 24, "font-size": 15, "font-weight": 700, fill: "#2b2418" }, "Researcher cards"));
+  const display = obs.display || [];
+  for (let i = 0; i < 4; i++) g.append(cardBox(620 + i * 92, 34, display[i], { label: "empty" }));
+  g.append(s("text", { x: 620, y: 140, "font-size": 15, "font-weight": 700, fill: "#2b2418" }, "Exhibitions"));
+  const bySlot = Object.fromEntries((obs.exhibitions || []).map((x) => [x.slot, x]));
+  ["a", "b", "c"].forEach((slot, i) => g.append(cardBox(620 + i * 92, 150, bySlot[slot], { label: `slot ${slot}` })));
+  // Piles: the omniscient view knows the draw order, a seat's view only the count.
+  const pile = obs.draw_pile && obs.draw_pile.length
+    ? `Draw pile ${obs.draw_pile_count}: next ${obs.draw_pile.slice(0, 4).join(", ")}`
+    : `Draw pile ${obs.draw_pile_count} cards (order hidden)`;
+  g.append(s("text", { x: 620, y: 252, "font-size": 12, fill: "#2b2418", "data-pile": "" }, pile));
+  g.append(s("text", { x: 620, y: 270, "font-size": 12, fill: "#2b2418" },
+    `Stack 3: ${obs.stack3_count} cards${obs.stack3_used ? " (in play)" : ""} · discard ${(obs.discard || []).length}`));
+  if (obs.exchange_run_count > 0 && obs.exchange_run_seat >= 0) {
+    g.append(s("text", { x: 620, y: 288, "font-size": 12, fill: "#2b2418" },
+      `Warsaw exchanges in a row: seat ${obs.exchange_run_seat + 1} × ${obs.exchange_run_count}`));
+  }
+  svg.append(g);
+}
+
+// ------------------------------------------------------------------------------------------------ time track
+function drawTimeTrack(svg, obs, ctx) {
+  const g = s("g", { class: "time-track" });
+  const x0 = 20;
+  const y0 = 470;
+  const cw = 36;
+  const ch = 58;
+  g.append(s("text", { x: x0, y: y0 - 14, "font-size": 15, "font-weight": 700, fill: "#2b2418" }, "Time track (weeks of the year)"));
+  for (let w = 1; w <= WEEKS; w++) {
+    const row = w <= 26 ? 0 : 1;
+    const col = row ? w - 27 : w - 1;
+    const x = x0 + col * cw;
+    const y = y0 + row * (ch + 18);
+    g.append(s("rect", { x, y, width: cw - 2, height: ch, fill: w % 13 === 1 ? "#efe6d2" : "#fbf8f0", stroke: "#c9bfa8" }));
+    g.append(s("text", { x: x + 2, y: y + ch + 12, "font-size": 9, fill: "#7a705c" }, String(w)));
+  }
+  // Stack markers standing on the same week: the seat that acts first (last to arrive) is drawn on top.
+  const order = obs.turn_order || [];
+  const rankInOrder = (seat) => { const i = order.indexOf(seat); return i < 0 ? 99 : i; };
+  const byTime = {};
+  for (const p of obs.seats) (byTime[p.time] ||= []).push(p);
+  for (const [time, seats] of Object.entries(byTime)) {
+    seats.sort((a, b) => rankInOrder(b.seat) - rankInOrder(a.seat)); // bottom of the stack first
+    seats.forEach((p, i) => {
+      let x;
+      let y;
+      if (Number(time) >= END_TIME) {
+        x = x0 + 26 * cw + 8;
+        y = y0 + 20;
+      } else {
+        const w = p.week;
+        const row = w <= 26 ? 0 : 1;
+        const col = row ? w - 27 : w - 1;
+        x = x0 + col * cw + 1;
+        y = y0 + row * (ch + 18);
+      }
+      const my = y + ch - 14 - i * 13;
+      const m = s("g", { class: "marker", "data-seat": p.seat, "data-week": p.week, "data-year": p.year });
+      m.append(s("rect", { x, y: my, width: cw - 4, height: 12, rx: 3, fill: SEAT_COLOURS[p.seat], stroke: "#fff" }));
+      m.append(s("text", { x: x + (cw - 4) / 2, y: my + 9.5, "text-anchor": "middle", "font-size": 9, fill: "#fff", "font-weight": 700 },
+        `${p.seat + 1}·'${String(p.year).slice(2)}`));
+      m.append(title(`${seatName(ctx, p.seat)}: ${p.year}, week ${p.week}${p.finished ? " (finished)" : ""}`));
+      g.append(m);
+    });
+  }
+  const ex = x0 + 26 * cw + 8;
+  g.append(s("rect", { x: ex - 2, y: y0, width: 40, height: ch, fill: "none", stroke: "#8c2d19", "stroke-dasharray": "3 2" }));
+  g.append(s("text", { x: ex, y: y0 - 2, "font-size": 9, fill: "#8c2d19" }, "end 1904"));
+  svg.append(g);
+}
+
+// -------------------------------------------------------------------------------------------- player panels
+function chip(text, cls = "", tip = "") {
+  const el = h("span", { class: `chip ${cls}` }, text);
+  if (tip) el.title = tip;
+  return el;
+}
+
+function drawPlayers(panel, obs, frame, ctx) {
+  clear(panel);
+  for (const p of obs.seats) {
+    const viewer = ctx.view === p.seat;
+    const box = h("section", { class: "vp" + (obs.current_player === p.seat ? " to-move" : ""), "data-seat": p.seat,
+      "aria-label": `${seatName(ctx, p.seat)}` });
+    box.style.setProperty("--seat", SEAT_COLOURS[p.seat]);
+    const score = p.score || {};
+    box.append(h("h3", {}, h("span", {}, `${seatName(ctx, p.seat)}${viewer ? " — this view" : ""}`),
+      h("span", { "data-score": "" }, `${score.total ?? 0} pts`)));
+    box.append(h("div", { class: "row" },
+      `${cap(p.place)} · ${p.year} week ${p.week}${p.finished ? " · finished" : ""}`,
+      obs.current_player === p.seat ? " · to move" : ""));
+    const cards = (p.cards || []).map((c) => chip(c.id + " " + (KIND_SHORT[c.kind] || c.kind) + (c.site ? " " + c.site : "") + (c.value ? " +" + c.value : ""),
+      c.site ? `site-${c.site}` : "", `${c.id} from ${cap(c.city)}`));
+    box.append(h("div", { class: "row" }, h("strong", {}, "Cards: "), cards.length ? cards : h("span", { class: "muted" }, "none")));
+    const finds = (p.tokens || []).map((t) => chip(t.kind === "artifact" ? `${t.site} ${t.value}`
+      : t.kind === "specialized" ? `${t.site}: +1 ${t.knowledge_site}` : `${t.site}: +1 general`, `site-${t.site}`));
+    box.append(h("div", { class: "row" }, h("strong", {}, "Finds: "), finds.length ? finds : h("span", { class: "muted" }, "none")));
+    if ((p.exhibitions || []).length) {
+      box.append(h("div", { class: "row" }, h("strong", {}, "Exhibitions: "),
+        p.exhibitions.map((x) => chip(`${x.id} ${x.points} pts`))));
+    }
+    const books = Object.entries(p.books || {}).filter(([, n]) => n).map(([site, n]) => chip(`${site} ${n}`, `site-${site}`));
+    const extras = [];
+    for (const [key, label] of [["general_knowledge", "general"], ["assistants", "assistants"], ["shovels", "shovels"],
+      ["cars", "cars"], ["zeppelins", "zeppelins"], ["special_permissions", "permissions"], ["congress", "congress"]]) {
+      if (p[key]) extras.push(chip(`${label} ${p[key]}`));
+    }
+    for (const site of p.rumors || []) extras.push(chip(`rumors ${site}`, `site-${site}`));
+    box.append(h("div", { class: "row" }, h("strong", {}, "Knowledge: "), books.length || extras.length ? [...books, ...extras] : h("span", { class: "muted" }, "none")));
+    if ((p.permits_used || []).length) {
+      box.append(h("div", { class: "row small" }, `Permits used this year: ${p.permits_used.join(", ")}`));
+    }
+    box.append(h("div", { class: "row small muted" },
+      `Score: artifacts ${score.artifacts ?? 0}, exhibitions ${score.exhibitions ?? 0}, congress ${score.congress ?? 0}, majorities ${score.majority ?? 0}`));
+    panel.append(box);
+  }
+  const hiddenNote = obs.draw_pile && obs.draw_pile.length
+    ? "Omniscient view: the draw pile's order is shown."
+    : "Seat view: the draw pile's order is hidden.";
+  panel.append(h("p", { class: "small muted", "data-view-note": "" }, hiddenNote));
+}

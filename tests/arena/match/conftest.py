@@ -1,0 +1,3 @@
+from tests.arena.match.nim_game import register
+
+register()

@@ -1,0 +1,28 @@
+"""Same seed + same bots = same replay (apart from the time each answer took); fallbacks after faults are drawn
+from the match seed too."""
+
+from arena import replay
+
+from referee_helpers import play_nim
+
+
+def _without_times(r):
+    r = dict(r)
+    r["decisions"] = [{k: v for k, v in d.items() if k != "ms"} for d in r["decisions"]]
+    r["result"] = {**r["result"], "seats": [{k: v for k, v in s.items() if k != "time_ms"}
+                                            for s in r["result"]["seats"]]}
+    return r
+
+
+def test_same_seed_same_bots_same_replay(tmp_path):
+    a = play_nim("good", "illegal", seed=21, replay_path=tmp_path / "a.replay.json.gz")
+    b = play_nim("good", "illegal", seed=21, replay_path=tmp_path / "b.replay.json.gz")
+    ra, rb = replay.load(a.replay_path), replay.load(b.replay_path)
+    assert _without_times(ra) == _without_times(rb)
+    assert any(d["fault"] for d in ra["decisions"])  # fallbacks were part of it
+
+
+def test_another_seed_gives_another_game(tmp_path):
+    a = play_nim("good", "good", seed=1, replay_path=tmp_path / "a.replay.json.gz")
+    b = play_nim("good", "good", seed=2, replay_path=tmp_path / "b.replay.json.gz")
+    assert replay.load(a.replay_path)["decisions"] != replay.load(b.replay_path)["decisions"]

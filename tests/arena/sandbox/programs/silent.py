@@ -1,0 +1,6 @@
+"""Never open the socket: sleep forever."""
+import time
+
+print("SLEEPING", flush=True)
+while True:
+    time.sleep(1)

@@ -1,0 +1,4 @@
+"""Hostile: spin forever in one process."""
+print("SPINNING", flush=True)
+while True:
+    pass

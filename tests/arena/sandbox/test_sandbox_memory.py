@@ -1,0 +1,15 @@
+"""A bot allocating without bound is killed by the OOM killer at its memory limit, and told so."""
+
+import pytest
+
+from arena.sandbox import SandboxLimits
+from sandbox_helpers import requires_sandbox, wait_exit
+
+pytestmark = [pytest.mark.sandbox, requires_sandbox]
+
+
+def test_memory_bomb_is_oom_killed(run_program):
+    limits = SandboxLimits(memory_mb=64)
+    bot = run_program("memory_bomb.py", limits)
+    assert wait_exit(bot, 10) == 128 + 9
+    assert bot.exit_reason() == "killed by the OOM killer (memory limit 64 MB)"

@@ -1,0 +1,54 @@
+"""The runtimes bound at /runtime give a sandboxed bot grpcio + protobuf + the SDK (Python) or @grpc/grpc-js +
+the SDK (Node), at the referee's own versions; `arena runtimes install` does nothing when they are up to date."""
+
+import shutil
+import time
+from importlib import metadata
+
+import pytest
+
+from arena.sandbox import SandboxLimits, launch, runtimes
+from sandbox_helpers import PROGRAMS, requires_sandbox, result_of
+
+pytestmark = [pytest.mark.sandbox, requires_sandbox]
+
+
+def _installed(kind: str) -> None:
+    if not (runtimes.runtime_path(kind) / runtimes.STAMP).exists():
+        pytest.skip(f"the {kind} runtime is not built here: run `arena runtimes install` (make test does)")
+
+
+def test_python_runtime_has_grpc_protobuf_and_sdk(make_bot_dir):
+    _installed("python")
+    bot = launch(make_bot_dir("runtime_python.py"), ["python", "bot.py"], "python", SandboxLimits())
+    try:
+        r = result_of(bot)
+    finally:
+        bot.close()
+    assert r["prefix"] == "/runtime"
+    assert r["executable"].startswith("/runtime/bin/")
+    assert r["grpc"] == metadata.version("grpcio")
+    assert r["protobuf"] == metadata.version("protobuf")
+    assert r["sdk"].startswith("/runtime/lib/")
+
+
+def test_node_runtime_has_grpc_js_and_sdk(make_bot_dir, tmp_path):
+    _installed("node")
+    bot_dir = make_bot_dir()
+    shutil.copy(PROGRAMS / "runtime_node.js", bot_dir / "bot.js")
+    (bot_dir / "bot.js").chmod(0o644)
+    bot = launch(bot_dir, ["node", "bot.js"], "node", SandboxLimits())
+    try:
+        r = result_of(bot)
+    finally:
+        bot.close()
+    assert r == {"grpc": "function", "loader": "function", "sdk": "/runtime/node_modules/arena-bot/index.js",
+                 "node_path": "/runtime/node_modules"}
+
+
+def test_install_is_fast_when_up_to_date():
+    _installed("python")
+    _installed("node")
+    started = time.monotonic()
+    assert runtimes.install(log=lambda line: None) == {"python": "up to date", "node": "up to date"}
+    assert time.monotonic() - started < 2.0

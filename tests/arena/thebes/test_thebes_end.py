@@ -1,0 +1,44 @@
+"""The end: no action passes week 1 of 1904 (NOTES 9); retiring in 1903 (NOTES 10); the game ends when all
+markers stand on the end space."""
+
+from arena.games.thebes.data import END_TIME
+from thebes_positions import Position, random_game, texts
+
+
+def test_no_action_may_move_a_marker_past_the_end_space():
+    # R43: berlin 4 weeks (+1 trip from warsaw); R57: moscow 1 week (+1 trip); 3 weeks remain
+    state = Position(4).display("R43", "R57").only(0, "warsaw", 1903, 50).state()
+    assert END_TIME - state.time[0] == 3
+    assert "take R43" not in texts(state) and "take R57" in texts(state)
+    assert "only 3 remain" in state.illegal_reason(state.game.parse_action("take R43"))
+    assert all(a.weeks + 1 <= 3 for a in state.legal_actions() if a.kind == 3)
+
+
+def test_an_action_may_end_exactly_on_the_end_space_and_that_player_is_finished():
+    state = Position(4).display("R57").only(0, "warsaw", 1903, 51).state()
+    events = state.apply_text("take R57")
+    assert state.time[0] == END_TIME
+    assert {"type": "finished", "seat": 0} in events
+    assert state.is_terminal() and state.current_player() == -1 and state.legal_actions() == []
+
+
+def test_retiring_is_only_allowed_in_the_final_year_and_moves_to_the_end_space():
+    state = Position(4).only(0, "warsaw", 1902, 52).state()
+    assert "retire" not in texts(state)
+    assert "final year" in state.illegal_reason(state.game.parse_action("retire"))
+    state = Position(4).only(0, "warsaw", 1903, 1).state()
+    assert texts(state)[-1] == "retire"
+    state.apply_text("retire")
+    assert state.time[0] == END_TIME and state.is_terminal()
+
+
+def test_a_player_with_no_action_that_fits_must_retire():
+    # paris, one week left: every displayed card costs 2+ weeks, no exhibition, no site one week away
+    state = Position(4).display("R32", "R33", "R34", "R35").only(0, "paris", 1903, 52).state()
+    assert texts(state) == ["retire"]
+
+
+def test_every_game_ends_with_all_markers_on_the_end_space():
+    for players in (2, 3, 4):
+        state = random_game(players, seed=players)
+        assert state.is_terminal() and state.time == [END_TIME] * players

@@ -1,0 +1,55 @@
+"""Travel: 1 week per route segment, car (-1 on trips of 3+, two do not stack), zeppelin (one free trip)."""
+
+from arena.games.thebes.data import DATA, DIST, PLACE_INDEX
+from thebes_positions import Position, texts
+
+
+def test_travel_weeks_are_shortest_paths_over_the_18_routes():
+    assert len(DATA["edges"]) == 18
+    for a, row in DATA["distance_weeks"].items():
+        for b, weeks in row.items():
+            assert DIST[PLACE_INDEX[a]][PLACE_INDEX[b]] == weeks
+
+
+def test_taking_a_card_costs_the_trip_plus_the_card_weeks():
+    state = Position(4).display("R43").only(0, "warsaw").state()  # R43: berlin, 4 weeks; warsaw-berlin 1
+    t0 = state.time[0]
+    events = state.apply_text("take R43")
+    assert state.time[0] - t0 == 5 and state.loc[0] == PLACE_INDEX["berlin"]
+    assert {"type": "travelled", "seat": 0, "from": "warsaw", "to": "berlin", "weeks": 1,
+            "zeppelin": False} in events
+
+
+def test_a_car_saves_one_week_on_trips_of_three_or_more_segments():
+    # R57: moscow, 1 week (london-moscow is 3 segments); R31: vienna, 3 weeks (london-vienna is 2)
+    state = Position(4).give(0, "R05").display("R57", "R31").only(0, "london").state()
+    t0 = state.time[0]
+    c = state.clone()
+    c.apply_text("take R31")
+    assert c.time[0] - t0 == 2 + 3       # trip of 2: no saving
+    state.apply_text("take R57")
+    assert state.time[0] - t0 == 3 - 1 + 1
+
+
+def test_two_cars_do_not_stack():
+    """NOTES decision 3."""
+    state = Position(4).give(0, "R05", "R06").display("R57").only(0, "london").state()
+    t0 = state.time[0]
+    state.apply_text("take R57")
+    assert state.time[0] - t0 == 2 + 1
+
+
+def test_a_zeppelin_is_optional_makes_the_trip_free_and_is_discarded():
+    """NOTES decision 16."""
+    state = Position(4).give(0, "R03").display("R57").only(0, "london").state()
+    assert {"take R57", "take R57 zeppelin"} <= set(texts(state))
+    t0 = state.time[0]
+    state.apply_text("take R57 zeppelin")
+    assert state.time[0] - t0 == 1
+    assert "R03" in state.to_json()["discard"] and state.zep[0] == 0
+
+
+def test_no_zeppelin_without_a_trip():
+    state = Position(4).give(0, "R03").display("R57").only(0, "moscow").state()
+    assert "take R57 zeppelin" not in texts(state)
+    assert "already there" in state.illegal_reason(state.game.parse_action("take R57 zeppelin"))

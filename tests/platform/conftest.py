@@ -1,0 +1,213 @@
+"""Fixtures of the platform tests: API clients with accounts, bot archives, and a real Celery worker process
+that uses the test database.
+
+The worker is a subprocess (`celery worker --pool=solo`) started once per session on the private test queue;
+tests that need it are `transaction=True` so their rows are committed and visible to it.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import sys
+import tarfile
+import time
+import uuid
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PLATFORM = ROOT / "platform"
+PYTHON_RANDOM_BOT = ROOT / "bots" / "python" / "random"
+
+
+# --- accounts and API clients ---------------------------------------------------------------------------------
+
+@pytest.fixture
+def make_user(db):
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    def make(username: str | None = None):
+        user = get_user_model().objects.create_user(username or f"u{uuid.uuid4().hex[:8]}", "", "pw-123456789")
+        Token.objects.get_or_create(user=user)
+        return user
+    return make
+
+
+@pytest.fixture
+def client_for():
+    from rest_framework.test import APIClient
+
+    def make(user=None) -> APIClient:
+        client = APIClient()
+        if user is not None:
+            client.credentials(HTTP_AUTHORIZATION=f"Token {user.auth_token.key}")
+        return client
+    return make
+
+
+@pytest.fixture
+def anon(client_for):
+    return client_for()
+
+
+# --- bot packages and archives --------------------------------------------------------------------------------
+
+def bot_files(name: str = "test-bot", game: str = "thebes", runtime: str = "python",
+              source: Path = PYTHON_RANDOM_BOT) -> dict[str, bytes]:
+    """The files of the built-in Python random bot under a new name (a real, working bot)."""
+    files: dict[str, bytes] = {}
+    for path in sorted(source.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            files[path.relative_to(source).as_posix()] = path.read_bytes()
+    manifest = files["bot.toml"].decode()
+    lines = []
+    for line in manifest.splitlines():
+        key = line.split("=", 1)[0].strip()
+        if key == "name":
+            line = f'name = "{name}"'
+        elif key == "games":
+            line = f'games = ["{game}"]'
+        elif key == "runtime":
+            line = f'runtime = "{runtime}"'
+        lines.append(line)
+    files["bot.toml"] = ("\n".join(lines) + "\n").encode()
+    return files
+
+
+def zip_bytes(files: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return buf.getvalue()
+
+
+def tar_gz_bytes(files: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as archive:
+        for name, data in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def upload(client, bot_id: int, data: bytes, filename: str = "bot.zip"):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return client.post(f"/api/bots/{bot_id}/versions/", {"archive": SimpleUploadedFile(filename, data)},
+                       format="multipart")
+
+
+# --- the Celery worker ----------------------------------------------------------------------------------------
+
+class WorkerProcess:
+    """A real `celery worker` subprocess on the test database and the private test queue."""
+
+    def __init__(self, env: dict[str, str], log_dir: Path):
+        self.env = env
+        self.log_dir = log_dir
+        self.process: subprocess.Popen | None = None
+        self.starts = 0
+
+    def start(self) -> None:
+        from arena_site.celery import app
+
+        self.starts += 1
+        name = f"test-{uuid.uuid4().hex[:8]}@%h"
+        log = open(self.log_dir / f"worker-{self.starts}.log", "wb")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "arena_site", "worker", "--pool=solo", "--loglevel=INFO",
+             "-Q", self.env["ARENA_CELERY_QUEUE"], "-n", name, "--without-gossip", "--without-mingle"],
+            cwd=PLATFORM, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        hostname = name.replace("%h", __import__("socket").gethostname())
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the worker exited: {self.log_text()[-3000:]}")
+            if app.control.ping(destination=[hostname], timeout=0.5):
+                return
+        raise RuntimeError(f"the worker did not start: {self.log_text()[-3000:]}")
+
+    def log_text(self) -> str:
+        return (self.log_dir / f"worker-{self.starts}.log").read_text(errors="replace")
+
+    def kill(self) -> None:
+        """SIGKILL the worker and everything it started (as a machine losing it would)."""
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+
+
+def _database_url(settings_dict: dict) -> str:
+    user = settings_dict.get("USER") or "postgres"
+    password = f":{settings_dict['PASSWORD']}" if settings_dict.get("PASSWORD") else ""
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = settings_dict.get("PORT") or 5432
+    return f"postgres://{user}{password}@{host}:{port}/{settings_dict['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def celery_worker(django_db_setup, django_db_blocker, tmp_path_factory):
+    """A running Celery worker (solo pool) bound to the test database. Restartable: `.kill()`, `.start()`."""
+    from django.conf import settings
+    from django.db import connection
+
+    from arena_site.celery import app
+
+    with django_db_blocker.unblock():
+        db_url = _database_url(connection.settings_dict)
+    app.control.purge()  # drop what earlier tests sent to the queue while no worker listened
+    env = {**os.environ,
+           "DATABASE_URL": db_url,
+           "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+           "ARENA_CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
+           "ARENA_STORAGE_DIR": str(settings.STORAGE_DIR),
+           "ARENA_HEARTBEAT_SECONDS": "1",
+           "ARENA_STALE_AFTER_SECONDS": "4",
+           "PYTHONPATH": os.pathsep.join([str(PLATFORM), str(ROOT)])}
+    worker = WorkerProcess(env, tmp_path_factory.mktemp("worker-logs"))
+    worker.start()
+    yield worker
+    worker.stop()
+
+
+@pytest.fixture
+def stale_after(settings):
+    """The test process sees heartbeats as stale after the same 4 s as the test worker."""
+    settings.ARENA_STALE_AFTER_SECONDS = 4
+    return 4
+
+
+def wait_for(predicate, timeout: float, interval: float = 0.25, what: str = "condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_sandbox_mode():
+    """`sandbox_mode.unavailable_reason` is cached per process; tests that change ARENA_SANDBOX need it fresh."""
+    from arena_site.sandbox_mode import unavailable_reason
+    unavailable_reason.cache_clear()
+    yield
+    unavailable_reason.cache_clear()

@@ -1,0 +1,196 @@
+"""Uploads: a good archive becomes a pending version; every bad one is a 400 with a clear message and leaves
+nothing behind (no version row, no files)."""
+
+import io
+import stat
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from conftest import bot_files, tar_gz_bytes, upload, zip_bytes
+
+
+@pytest.fixture
+def owner(make_user):
+    return make_user("owner")
+
+
+@pytest.fixture
+def bot(owner):
+    from botregistry.models import Bot
+    return Bot.objects.create(owner=owner, name="mybot", game="thebes")
+
+
+@pytest.fixture
+def client(client_for, owner):
+    return client_for(owner)
+
+
+def stored_files() -> list[Path]:
+    root = Path(settings.STORAGE_DIR)
+    return [p for sub in ("bots", "staging") for p in (root / sub).rglob("*") if p.is_file()]
+
+
+def assert_rejected(response, *words, status=400):
+    assert response.status_code == status, response.content
+    message = response.json()["detail"]
+    for word in words:
+        assert word in message, message
+    from botregistry.models import BotVersion
+    assert BotVersion.objects.count() == 0
+    assert stored_files() == []
+
+
+def test_good_zip_becomes_a_pending_version_with_its_hashes(client, bot):
+    from arena.botpkg import package_sha256
+    from botregistry.models import BotVersion
+
+    response = upload(client, bot.pk, zip_bytes(bot_files()))
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["status"] == "pending" and body["number"] == 1 and body["runtime"] == "python"
+    assert body["manifest"]["games"] == ["thebes"]
+    version = BotVersion.objects.get()
+    assert version.sha256 == package_sha256(version.package_path) == body["sha256"]
+    assert version.archive_file.exists() and (version.package_path / "bot.toml").exists()
+    # the same package again is refused: versions are immutable and distinct
+    again = upload(client, bot.pk, tar_gz_bytes(bot_files()), "bot.tar.gz")
+    assert again.status_code == 400 and "identical to version 1" in again.json()["detail"]
+
+
+def test_tar_gz_in_one_top_folder_is_accepted(client, bot):
+    files = {f"mybot/{name}": data for name, data in bot_files().items()}
+    response = upload(client, bot.pk, tar_gz_bytes(files), "bot.tar.gz")
+    assert response.status_code == 201, response.content
+
+
+def test_too_large_upload(client, bot, settings):
+    settings.ARENA_UPLOAD_MAX_BYTES = 1000
+    files = {**bot_files(), "blob.bin": bytes(range(256)) * 40}
+    assert_rejected(upload(client, bot.pk, zip_bytes(files)), "limited to")
+
+
+def zip_with(name: str, data: bytes = b"x", mode: int | None = None) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as archive:
+        for n, d in bot_files().items():
+            archive.writestr(n, d)
+        info = zipfile.ZipInfo(name)
+        if mode is not None:
+            info.external_attr = mode << 16
+        archive.writestr(info, data)
+    return buf.getvalue()
+
+
+def tar_with(member: tarfile.TarInfo, data: bytes = b"") -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as archive:
+        for n, d in bot_files().items():
+            info = tarfile.TarInfo(n)
+            info.size = len(d)
+            archive.addfile(info, io.BytesIO(d))
+        member.size = len(data) if member.isfile() else 0
+        archive.addfile(member, io.BytesIO(data) if member.isfile() else None)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("name", ["../evil.py", "lib/../../evil.py", "..\\evil.py"])
+def test_dot_dot_paths(client, bot, name):
+    assert_rejected(upload(client, bot.pk, zip_with(name)), "'..'")
+    assert_rejected(upload(client, bot.pk, tar_with(tarfile.TarInfo(name), b"x"), "b.tar.gz"), "'..'")
+
+
+@pytest.mark.parametrize("name", ["/etc/cron.d/evil", "C:/evil.py"])
+def test_absolute_paths(client, bot, name):
+    assert_rejected(upload(client, bot.pk, zip_with(name)), "absolute path")
+    assert_rejected(upload(client, bot.pk, tar_with(tarfile.TarInfo(name), b"x"), "b.tar.gz"), "absolute path")
+
+
+def test_symlinks(client, bot):
+    assert_rejected(upload(client, bot.pk, zip_with("link", b"/etc/passwd", stat.S_IFLNK | 0o777)), "link")
+    link = tarfile.TarInfo("link")
+    link.type, link.linkname = tarfile.SYMTYPE, "/etc/passwd"
+    assert_rejected(upload(client, bot.pk, tar_with(link), "b.tar.gz"), "link")
+    hard = tarfile.TarInfo("hard")
+    hard.type, hard.linkname = tarfile.LNKTYPE, "bot.toml"
+    assert_rejected(upload(client, bot.pk, tar_with(hard), "b.tar.gz"), "link")
+
+
+def test_device_files(client, bot):
+    dev = tarfile.TarInfo("dev")
+    dev.type = tarfile.CHRTYPE
+    assert_rejected(upload(client, bot.pk, tar_with(dev), "b.tar.gz"), "not a regular file")
+
+
+def test_zip_bomb_by_size(client, bot, settings):
+    settings.ARENA_UNPACKED_MAX_BYTES = 1024 * 1024
+    bomb = zip_with("zeros.bin", bytes(20 * 1024 * 1024))  # 20 MB of zeros compress to ~20 KB
+    assert len(bomb) < 100_000
+    assert_rejected(upload(client, bot.pk, bomb), "zip bomb")
+    assert_rejected(upload(client, bot.pk, tar_with(tarfile.TarInfo("zeros.bin"), bytes(20 * 1024 * 1024)),
+                           "b.tar.gz"), "zip bomb")
+
+
+def test_zip_bomb_with_lying_headers(client, bot, settings):
+    """A zip whose central directory understates the size is stopped while decompressing."""
+    settings.ARENA_UNPACKED_MAX_BYTES = 1024 * 1024
+    data = bytearray(zip_with("zeros.bin", bytes(5 * 1024 * 1024)))
+    # patch the declared uncompressed size (central directory, offset 24 of the entry) to 10 bytes
+    cd = data.rfind(b"PK\x01\x02")
+    data[cd + 24:cd + 28] = (10).to_bytes(4, "little")
+    response = upload(client, bot.pk, bytes(data))
+    assert response.status_code == 400
+    from botregistry.models import BotVersion
+    assert BotVersion.objects.count() == 0 and stored_files() == []
+
+
+def test_too_many_files(client, bot, settings):
+    settings.ARENA_UNPACKED_MAX_FILES = 50
+    files = {**bot_files(), **{f"data/{i}.txt": b"x" for i in range(60)}}
+    assert_rejected(upload(client, bot.pk, zip_bytes(files)), "more than 50 files")
+
+
+def test_missing_manifest(client, bot):
+    files = {k: v for k, v in bot_files().items() if k != "bot.toml"}
+    assert_rejected(upload(client, bot.pk, zip_bytes(files)), "no bot.toml")
+
+
+def test_invalid_manifest(client, bot):
+    assert_rejected(upload(client, bot.pk, zip_bytes({**bot_files(), "bot.toml": b"name = [unclosed"})),
+                    "bot.toml is invalid", "TOML")
+    assert_rejected(upload(client, bot.pk, zip_bytes({**bot_files(), "bot.toml": b'name = "x"\n'})),
+                    "bot.toml is invalid", "games")
+
+
+def test_unsupported_runtime(client, bot):
+    files = bot_files()
+    files["bot.toml"] = files["bot.toml"].replace(b'runtime = "python"', b'runtime = "cobol"')
+    assert_rejected(upload(client, bot.pk, zip_bytes(files)), "runtime", "cobol")
+
+
+def test_manifest_for_another_game(client, bot):
+    assert_rejected(upload(client, bot.pk, zip_bytes(bot_files(game="minos"))), "registered for thebes")
+
+
+def test_not_an_archive(client, bot):
+    assert_rejected(upload(client, bot.pk, b"print('hello')\n", "bot.py"), "not a .zip or .tar.gz")
+    assert_rejected(upload(client, bot.pk, b"PK\x03\x04garbage"), "damaged")
+    assert_rejected(upload(client, bot.pk, b"\x1f\x8bgarbage", "b.tar.gz"), "damaged")
+
+
+def test_empty_archive(client, bot):
+    assert_rejected(upload(client, bot.pk, zip_bytes({})), "empty")
+
+
+def test_missing_file_field(client, bot):
+    response = client.post(f"/api/bots/{bot.pk}/versions/", {"file": "nope"}, format="multipart")
+    assert response.status_code == 400 and "archive" in response.json()
+
+
+def test_without_sandbox_uploads_are_refused_clearly(client, bot, settings):
+    settings.ARENA_SANDBOX = "off"
+    assert_rejected(upload(client, bot.pk, zip_bytes(bot_files())), "without the bot sandbox",
+                    "refuses uploads", status=503)

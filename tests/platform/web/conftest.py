@@ -1,0 +1,98 @@
+"""Fixtures of the web-page tests: a small world of users, bots, a ladder with ratings, and finished matches
+whose replays are real games played in-process by the built-in policies (so the viewer has real frames)."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+
+from arena import games
+from arena import replay as replays
+
+
+def play_replay(game_name: str, players: int, seed: int, names: list[str], policy: str = "greedy") -> dict:
+    """A complete replay (the arena-replay format) of a game between in-process policies."""
+    game = games.load(game_name, players=players)
+    state = game.new_state(seed)
+    pols = [games.policies(game_name)[policy]() for _ in range(players)]
+    rng = random.Random(seed)
+    decisions = []
+    while not state.is_terminal():
+        seat = state.current_player()
+        legal = state.legal_actions()
+        obs = state.observation(seat) if pols[seat].needs_observation else None
+        action = legal[pols[seat].choose(obs, legal, rng)]
+        events = state.apply(action)
+        decisions.append({"seat": seat, "action": str(action), "ms": 3.0, "fault": None, "events": events})
+    scores, ranks = state.scores(), state.ranking()
+    seats = [{"seat": i, "name": names[i], "sha256": "0" * 64, "score": scores[i], "rank": ranks[i],
+              "disqualified": False, "faults": [], "time_ms": 3.0, "decisions": 0} for i in range(players)]
+    return {"format": replays.FORMAT, "version": replays.VERSION,
+            "header": {"game": game_name, "params": game.params, "engine_version": game.engine_version,
+                       "arena_version": "test", "seed": seed, "time_control": {},
+                       "seats": [{"seat": i, "name": names[i], "sha256": "0" * 64} for i in range(players)]},
+            "decisions": replays._normal(decisions),
+            "result": {"game": game_name, "params": game.params, "seed": seed,
+                       "engine_version": game.engine_version, "seats": seats}}
+
+
+@pytest.fixture
+def world(db, settings, tmp_path):
+    """Users, bots with versions (one failed with a reason), a Thebes 4p ladder with ratings and rated history,
+    and a finished 4-player Thebes match with a replay on disk and a fault on one seat."""
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from botregistry.models import Bot, BotVersion
+    from ladders.models import Ladder, Rating
+    from matches.models import Match, Participant
+    from matches.services import replay_relative
+
+    settings.STORAGE_DIR = tmp_path / "storage"
+    User = get_user_model()
+    owners = [User.objects.create_user(f"owner{i}", "", "pw-123456789") for i in range(4)]
+    ladder = Ladder.objects.create(slug="thebes-4p", name="Thebes 4 players", game="thebes", players=4)
+    bots, versions = [], []
+    for i, owner in enumerate(owners):
+        bot = Bot.objects.create(owner=owner, name=f"digger{i}", game="thebes")
+        v = BotVersion.objects.create(bot=bot, number=1, status=BotVersion.Status.READY, sha256=f"{i:064d}",
+                                      package_dir=f"bots/{i}", runtime="python")
+        bot.active_version = v
+        bot.save()
+        bots.append(bot)
+        versions.append(v)
+        Rating.objects.create(ladder=ladder, bot=bot, elo=1500 + 40 * (3 - i), games=30 - 10 * i, wins=12 - 4 * i,
+                              sigma=2.0 + i)
+    broken = BotVersion.objects.create(bot=bots[3], number=2, status=BotVersion.Status.FAILED,
+                                       status_reason="bot.toml: runtime 'cobol' is not supported", sha256="f" * 64,
+                                       package_dir="bots/x", validation_log="checking manifest… failed")
+    bots[3].active_version = broken
+    bots[3].save()
+
+    names = [f"{b.name} v1" for b in bots]
+    replay = play_replay("thebes", 4, 7, names)
+    match = Match.objects.create(kind=Match.Kind.LADDER, ladder=ladder, game="thebes", params={"players": 4},
+                                 seed=7, time_control={}, status=Match.Status.FINISHED,
+                                 finished_at=timezone.now(), engine_version=replay["header"]["engine_version"],
+                                 result=replay["result"])
+    rel = replay_relative(match.pk)
+    replays.write(settings.STORAGE_DIR / rel, replay)
+    match.replay_path = str(rel)
+    match.save()
+    now = timezone.now()
+    for i, (b, v) in enumerate(zip(bots, versions)):
+        seat = replay["result"]["seats"][i]
+        faults = [{"kind": "timeout", "message": "no answer within 1000 ms (bank empty)", "decision": 12}] if i == 2 else []
+        Participant.objects.create(match=match, seat=i, bot=b, version=v, score=seat["score"], rank=seat["rank"],
+                                   faults=faults, elo_before=1500, elo_after=1500 + 5 * (2 - seat["rank"]))
+    # rated history for the chart of bot 0
+    for k in range(5):
+        m = Match.objects.create(ladder=ladder, game="thebes", params={"players": 4}, seed=100 + k,
+                                 status=Match.Status.FINISHED, finished_at=now - timedelta(hours=5 - k))
+        for i, (b, v) in enumerate(zip(bots, versions)):
+            Participant.objects.create(match=m, seat=i, bot=b, version=v, score=10 - i, rank=i + 1,
+                                       elo_before=1500 + 10 * k, elo_after=1510 + 10 * k)
+    return {"owners": owners, "bots": bots, "versions": versions, "ladder": ladder, "match": match,
+            "replay": replay, "broken": broken}

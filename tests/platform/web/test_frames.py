@@ -1,0 +1,62 @@
+"""The viewer's JSON endpoint: frames of the replay from a seat's view or omniscient (finished games only)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+from arena import replay as replays
+
+
+def frames_of(client, match_id, seat):
+    resp = client.get(f"/matches/{match_id}/frames.json?seat={seat}")
+    assert resp.status_code == 200, resp.content[:300]
+    return json.loads(resp.content)
+
+
+def test_frames_match_the_replay_and_arena_replay_frames(client, world):
+    m, replay = world["match"], world["replay"]
+    payload = frames_of(client, m.pk, "all")
+    assert len(payload["frames"]) == len(replay["decisions"]) + 1
+    assert payload["frames"] == replays.frames(replay, None)
+    assert [s["name"] for s in payload["seats"]] == [f"digger{i} v1" for i in range(4)]
+    assert payload["frames"][5]["action"] == replay["decisions"][4]["action"]
+
+
+def test_a_seat_view_hides_what_the_seat_did_not_see(client, world):
+    m = world["match"]
+    omniscient = frames_of(client, m.pk, "all")["frames"][0]["observation"]
+    seat1 = frames_of(client, m.pk, "1")["frames"][0]["observation"]
+    assert omniscient["draw_pile"], "the omniscient view knows the draw order"
+    assert seat1["draw_pile"] == [] and seat1["seat"] == 1
+    assert seat1["draw_pile_count"] == omniscient["draw_pile_count"]
+
+
+def test_omniscient_view_only_after_the_game(client, world):
+    from matches.models import Match
+
+    m = world["match"]
+    Match.objects.filter(pk=m.pk).update(status=Match.Status.RUNNING)
+    assert client.get(f"/matches/{m.pk}/frames.json?seat=all").status_code == 403
+    assert client.get(f"/matches/{m.pk}/frames.json?seat=0").status_code == 200
+
+
+def test_bad_seats_and_missing_replays_are_clear_errors(client, world):
+    from matches.models import Match
+
+    m = world["match"]
+    assert client.get(f"/matches/{m.pk}/frames.json?seat=9").status_code == 400
+    assert client.get(f"/matches/{m.pk}/frames.json?seat=x").status_code == 400
+    other = Match.objects.create(game="thebes", params={"players": 2}, seed=1)
+    resp = client.get(f"/matches/{other.pk}/frames.json?seat=0")
+    assert resp.status_code == 404 and b"not finished" in resp.content
+
+
+def test_frames_are_served_gzipped_and_cached(client, world, settings):
+    m = world["match"]
+    resp = client.get(f"/matches/{m.pk}/frames.json?seat=all", HTTP_ACCEPT_ENCODING="gzip, br")
+    assert resp["Content-Encoding"] == "gzip"
+    payload = json.loads(gzip.decompress(resp.content))
+    assert len(payload["frames"]) == len(world["replay"]["decisions"]) + 1
+    cached = list((settings.STORAGE_DIR / "frames").rglob(f"{m.pk}.all.json.gz"))
+    assert len(cached) == 1
