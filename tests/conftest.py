@@ -37,6 +37,8 @@ def _apply_to_loaded_settings() -> None:
     settings.CELERY_BROKER_URL = os.environ["CELERY_BROKER_URL"]
     settings.CELERY_TASK_DEFAULT_QUEUE = os.environ["ARENA_CELERY_QUEUE"]
     settings.STORAGE_DIR = Path(os.environ["ARENA_STORAGE_DIR"])
+    # PBKDF2's deliberate slowness costs ~1 s per account made in a test on this machine.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     from django.db import connections
     connections.__dict__.pop("settings", None)  # re-read DATABASES if the handler already looked
     try:

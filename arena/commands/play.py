@@ -41,9 +41,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 class _Progress:
     """One line on stderr, rewritten at most 10 times a second (only when stderr is a terminal)."""
 
-    def __init__(self, stream=sys.stderr):
-        self.stream = stream
-        self.live = stream.isatty()
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stderr
+        self.live = self.stream.isatty()
         self.last = 0.0
         self.t0 = time.monotonic()
         self.decisions = 0

@@ -55,7 +55,8 @@ def _observation_lines(observation: dict[str, Any], indent: str = "      ") -> l
 def show_lines(replay: dict[str, Any], seat: int | None = None) -> list[str]:
     """The replay as text: header, every decision with its time, fault and events, and the result. From a seat's
     view (`seat`), that seat's observation is printed before each of its decisions (what its bot saw) and at the
-    end; omniscient, the full position is printed at the start and the end."""
+    end (before each decision only what changed since its previous one); omniscient, the full position is
+    printed at the start and the end."""
     h = replay["header"]
     names = {s["seat"]: s["name"] for s in h["seats"]}
     frames = replays.frames(replay, seat)
@@ -64,10 +65,13 @@ def show_lines(replay: dict[str, Any], seat: int | None = None) -> list[str]:
              "seats: " + ", ".join(f"{s['seat']} {s['name']}" for s in h["seats"])]
     lines.append("start:")
     lines += _observation_lines(frames[0]["observation"])
+    seen = frames[0]["observation"]
     for prev, frame in zip(frames, frames[1:]):
         if seat is not None and frame["seat"] == seat and prev["index"] > 0:
-            lines.append(f"    seat {seat} sees:")
-            lines += _observation_lines(prev["observation"], "        ")
+            changed = {k: v for k, v in prev["observation"].items() if seen.get(k) != v}
+            lines.append(f"    seat {seat} sees (what changed since it last looked):")
+            lines += _observation_lines(changed, "        ")
+            seen = prev["observation"]
         fault = frame["fault"]
         note = f"  FAULT {fault['kind']}: {fault['message']} (fallback played)" if fault else ""
         lines.append(f"{frame['index']:5d}. seat {frame['seat']} ({names.get(frame['seat'], '?')}): "

@@ -13,6 +13,7 @@ import json
 from typing import Any, Sequence
 
 from google.protobuf import json_format
+from google.protobuf.message_factory import GetMessageClass
 
 from arena import __version__ as ARENA_VERSION
 from arena.games.base import Action, Game
@@ -41,7 +42,7 @@ class Encoder:
         self.name = game.name
         self.typed_observation = _has_field(arena_pb2.DecideRequest, self.name)
         self.typed_action = _has_field(arena_pb2.LegalAction, self.name)
-        self._actions: dict[str, bytes] = {}
+        self._actions: dict[str, Any] = {}  # canonical text -> the action's typed message
 
     def start(self, seat: int, names: Sequence[str], seed: int, tc: TimeControl) -> arena_pb2.StartMatchRequest:
         return arena_pb2.StartMatchRequest(
@@ -51,37 +52,44 @@ class Encoder:
                                                startup_ms=tc.startup_ms, max_faults=tc.max_faults),
             engine_version=self.game.engine_version, arena_version=ARENA_VERSION, bot_seed=bot_seed(seed, seat))
 
-    def _fill_observation(self, message: Any, observation: dict[str, Any] | None) -> None:
-        if self.typed_observation and observation is not None:
-            sub = getattr(message, self.name)
-            json_format.ParseDict(observation, sub)
-            sub.SetInParent()  # an empty observation still says which game this is
+    def _typed(self, message_cls: Any, field: str, value: dict[str, Any]) -> Any:
+        """`value` as the game's message in `message_cls.<field>`. Keyword construction runs in protobuf's C
+        code, ~25x faster than `json_format.ParseDict` (3.5 ms for a Thebes observation); on a value that does
+        not fit, ParseDict runs instead to raise its precise error."""
+        sub_cls = GetMessageClass(message_cls.DESCRIPTOR.fields_by_name[field].message_type)
+        try:
+            return sub_cls(**value)
+        except (TypeError, ValueError):
+            return json_format.ParseDict(value, sub_cls())
 
     def decide(self, decision: int, seat: int, observation: dict[str, Any] | None, legal: Sequence[Action],
                decision_ms: int, bank_ms: int) -> arena_pb2.DecideRequest:
-        request = arena_pb2.DecideRequest(decision=decision, seat=seat, time_left=arena_pb2.TimeLeft(
-            decision_ms=max(0, int(decision_ms)), bank_ms=max(0, int(bank_ms))))
-        self._fill_observation(request, observation)
+        fields: dict[str, Any] = {}
+        if self.typed_observation and observation is not None:
+            fields[self.name] = self._typed(arena_pb2.DecideRequest, self.name, observation)
+        items = []
         for i, action in enumerate(legal):
             text = str(action)
-            item = request.legal_actions.add(index=i, text=text)
             if self.typed_action:
-                blob = self._actions.get(text)
-                if blob is None:
-                    blob = json_format.ParseDict(action.to_dict(), getattr(item, self.name)).SerializeToString()
-                    self._actions[text] = blob
-                else:
-                    getattr(item, self.name).MergeFromString(blob)
-                getattr(item, self.name).SetInParent()
-        return request
+                typed = self._actions.get(text)
+                if typed is None:
+                    typed = self._actions[text] = self._typed(arena_pb2.LegalAction, self.name, action.to_dict())
+                items.append(arena_pb2.LegalAction(index=i, text=text, **{self.name: typed}))
+            else:
+                items.append(arena_pb2.LegalAction(index=i, text=text))
+        return arena_pb2.DecideRequest(
+            decision=decision, seat=seat, legal_actions=items,
+            time_left=arena_pb2.TimeLeft(decision_ms=max(0, int(decision_ms)), bank_ms=max(0, int(bank_ms))),
+            **fields)
 
     def end(self, seat: int, seats: Sequence[SeatResult], observation: dict[str, Any] | None
             ) -> arena_pb2.EndMatchRequest:
-        request = arena_pb2.EndMatchRequest(seat=seat, seats=[
+        fields: dict[str, Any] = {}
+        if self.typed_observation and observation is not None:
+            fields[self.name] = self._typed(arena_pb2.EndMatchRequest, self.name, observation)
+        return arena_pb2.EndMatchRequest(seat=seat, seats=[
             arena_pb2.SeatOutcome(seat=s.seat, name=s.name, score=s.score, rank=s.rank,
-                                  disqualified=s.disqualified, faults=len(s.faults)) for s in seats])
-        self._fill_observation(request, observation)
-        return request
+                                  disqualified=s.disqualified, faults=len(s.faults)) for s in seats], **fields)
 
 
 class BadAnswer(Exception):

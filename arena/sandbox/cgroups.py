@@ -76,20 +76,23 @@ def _v2_base() -> Path:
 
 
 def check() -> None:
-    """Raise SandboxUnavailable unless this process can make per-bot cgroups here."""
+    """Raise SandboxUnavailable unless this process can make per-bot cgroups here (tried for real, once: a
+    probe cgroup is made with every limit set, then removed)."""
     if is_v2():
         base = _v2_base()
-        available = set((base / "cgroup.controllers").read_text().split())
+        available = set(_read(base / "cgroup.controllers").split())
         missing = {"memory", "pids", "cpu"} - available
         if missing:
             raise SandboxUnavailable(
                 f"cgroup v2 controllers {sorted(missing)} are not delegated to {base}. Use --no-sandbox only for "
                 "your own bot on your own machine.")
-        return
-    for controller, path in _v1_hierarchies().items():
-        if not os.access(path, os.W_OK):
-            raise SandboxUnavailable(f"cannot create cgroups under {path} ({controller}); run as root. "
-                                     "Use --no-sandbox only for your own bot on your own machine.")
+    else:
+        for controller, path in _v1_hierarchies().items():
+            if not os.access(path, os.W_OK):
+                raise SandboxUnavailable(f"cannot create cgroups under {path} ({controller}); run as root. "
+                                         "Use --no-sandbox only for your own bot on your own machine.")
+    probe = BotCgroups.create(f"probe-{os.getpid()}", SandboxLimits())
+    probe.remove()
 
 
 def _write(path: Path, value: str | int) -> None:

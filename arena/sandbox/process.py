@@ -8,6 +8,7 @@ machine) with its socket in a private temporary directory. Either way the bot fi
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import signal
@@ -28,6 +29,7 @@ from arena.sandbox.mounts import BotMounts
 from arena.sandbox.uids import UidLease, kill_uid, processes_of_uid
 
 SOCKET_NAME = "bot.sock"
+log = logging.getLogger("arena.sandbox")
 
 _SIGNAL_WORDS = {
     signal.SIGKILL: "killed (SIGKILL)",
@@ -152,6 +154,7 @@ class BotProcess:
         self._stopped_by_referee = False
         self._over_budget: float | None = None  # CPU seconds seen when the budget was found exceeded
         self._plain_cpu = 0.0
+        self._final_cpu: float | None = None
         self._close_lock = threading.Lock()
         self.closed = False
 
@@ -268,6 +271,8 @@ class BotProcess:
 
     def cpu_seconds(self) -> float:
         """CPU time (user + system) of the bot and all its children since it started."""
+        if self._final_cpu is not None:
+            return self._final_cpu
         if self._cgroups is not None:
             return self._cgroups.cpu_seconds()
         if self._returncode is None:
@@ -372,6 +377,7 @@ class BotProcess:
     def _remove_traces(self) -> None:
         errors: list[str] = []
         if self._cgroups is not None:
+            self._final_cpu = self._cgroups.cpu_seconds()  # the cgroup, and its count, are about to go
             try:
                 if not self._cgroups.remove():
                     errors.append(f"cgroups of {self._cgroups.name} still busy")
@@ -389,7 +395,9 @@ class BotProcess:
                 errors.append(f"processes of uid {self.uid} survived")
             self._lease.release()  # the next holder kills any survivor before using the uid
         if errors:
-            raise SandboxUnavailable("could not clean up a bot completely: " + "; ".join(errors))
+            # a host problem (nothing a bot can cause once its processes are dead): said loudly, but a match
+            # result is never lost for it; the next holder of the uid cleans up again before using it
+            log.error("could not clean up bot sandbox of uid %s completely: %s", self.uid, "; ".join(errors))
 
     def __enter__(self) -> "BotProcess":
         return self

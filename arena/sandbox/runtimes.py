@@ -9,17 +9,22 @@ them under `.runtime/` at the project root (`ARENA_RUNTIME_DIR` overrides).
   `.proto` files under `proto/`.
 
 Each runtime carries a stamp: the hash of everything it was built from. An install whose stamp matches does
-nothing, so `arena runtimes install` is cheap to run before every test run or start-up.
+nothing, so `arena runtimes install` is cheap to run before every test run or start-up. Installs from several
+processes at once are serialised by a lock file, and a runtime is built beside the old one and swapped in by
+renames, so a bot starting meanwhile never sees a half-built runtime.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
@@ -54,8 +59,8 @@ def _hash_tree(h: "hashlib._Hash", root: Path) -> None:
         return
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         rel = path.relative_to(root)
-        if "node_modules" in rel.parts or "__pycache__" in rel.parts or ".egg-info" in str(rel):
-            continue
+        if {"node_modules", "__pycache__", "build", "dist"} & set(rel.parts) or ".egg-info" in str(rel):
+            continue  # dependencies and build artefacts, not sources
         h.update(str(rel).encode() + b"\0" + path.read_bytes() + b"\0")
 
 
@@ -118,45 +123,90 @@ def _make_readable(root: Path) -> None:
                 os.chmod(path, os.stat(path).st_mode | 0o444)
 
 
+@contextlib.contextmanager
+def _building(kind: str):
+    """Yield a fresh directory to build runtime `kind` in; on success it replaces the installed one."""
+    target = runtime_path(kind)
+    build = target.with_name(f"{kind}.building")
+    if build.exists():
+        shutil.rmtree(build)
+    build.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        yield build
+    except BaseException:
+        shutil.rmtree(build, ignore_errors=True)
+        raise
+    old = target.with_name(f"{kind}.old")
+    if old.exists():
+        shutil.rmtree(old)
+    if target.exists():
+        target.rename(old)
+    build.rename(target)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _install_lock():
+    root = runtime_root()
+    root.mkdir(parents=True, exist_ok=True)
+    fd = os.open(root / ".install.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
 def install_python(force: bool = False, log: Callable[[str], None] = print) -> str:
-    target = runtime_path("python")
     stamp = _python_stamp()
-    if not force and _stamp_ok(target, stamp):
+    if not force and _stamp_ok(runtime_path("python"), stamp):
         return "up to date"
     if not Path(SYSTEM_PYTHON).exists():
         raise RuntimeError(f"{SYSTEM_PYTHON} is missing: install Debian's python3 and python3-venv")
-    if target.exists():
-        shutil.rmtree(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    with _building("python") as target:
+        _build_python(target, stamp, log)
+    return "installed"
+
+
+def _build_python(target: Path, stamp: str, log: Callable[[str], None]) -> None:
+    # the venv is built in place of the final one's sibling and renamed: a venv's interpreter finds its
+    # site-packages from its own location (pyvenv.cfg beside bin/), so it moves (it lives at /runtime anyway)
     _run([SYSTEM_PYTHON, "-m", "venv", str(target)], log)
     pip = [str(target / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
     _run(pip + python_requirements(), log)
     sdk = python_sdk_dir()
     if (sdk / "pyproject.toml").exists() or (sdk / "setup.py").exists():
-        # a copy, not an editable install: the sandbox cannot see the source tree
-        _run(pip + ["--no-deps", str(sdk)], log)  # isolated build: the venv's own setuptools has no bdist_wheel
+        # a copy, not an editable install: the sandbox cannot see the source tree; built from a scratch copy so
+        # the build leaves no build/ or *.egg-info in the source tree
+        with tempfile.TemporaryDirectory() as scratch:
+            source = Path(scratch) / "sdk"
+            shutil.copytree(sdk, source, ignore=shutil.ignore_patterns("build", "dist", "*.egg-info",
+                                                                       "__pycache__"))
+            _run(pip + ["--no-deps", str(source)], log)  # isolated build: the venv's setuptools has no bdist_wheel
     else:
         log(f"  (no Python SDK at {sdk} yet: runtime has grpcio and protobuf only)")
     _make_readable(target)
     (target / STAMP).write_text(stamp)
-    return "installed"
 
 
 def install_node(force: bool = False, log: Callable[[str], None] = print) -> str:
-    target = runtime_path("node")
     stamp = _node_stamp()
-    if not force and _stamp_ok(target, stamp):
+    if not force and _stamp_ok(runtime_path("node"), stamp):
         return "up to date"
     if shutil.which("npm") is None:
         raise RuntimeError("npm is missing: install Debian's nodejs and npm")
+    with _building("node") as target:
+        _build_node(target, stamp, log)
+    return "installed"
+
+
+def _build_node(target: Path, stamp: str, log: Callable[[str], None]) -> None:
     sdk = node_sdk_dir()
     dependencies = dict(NODE_DEFAULT_DEPENDENCIES)
     sdk_package = None
     if (sdk / "package.json").exists():
         sdk_package = json.loads((sdk / "package.json").read_text())
         dependencies = dict(sdk_package.get("dependencies") or dependencies)
-    if target.exists():
-        shutil.rmtree(target)
     target.mkdir(parents=True)
     (target / "package.json").write_text(json.dumps(
         {"name": "arena-node-runtime", "private": True, "dependencies": dependencies}, indent=2))
@@ -174,7 +224,6 @@ def install_node(force: bool = False, log: Callable[[str], None] = print) -> str
         shutil.copytree(PROJECT_ROOT / "proto", target / "proto")
     _make_readable(target)
     (target / STAMP).write_text(stamp)
-    return "installed"
 
 
 INSTALLERS = {"python": install_python, "node": install_node}
@@ -183,7 +232,8 @@ INSTALLERS = {"python": install_python, "node": install_node}
 def install(kinds: tuple[str, ...] = KINDS, force: bool = False,
             log: Callable[[str], None] = print) -> dict[str, str]:
     """Build (or leave alone, when up to date) each runtime; returns runtime -> "installed" | "up to date"."""
-    return {kind: INSTALLERS[kind](force=force, log=log) for kind in kinds}
+    with _install_lock():
+        return {kind: INSTALLERS[kind](force=force, log=log) for kind in kinds}
 
 
 if __name__ == "__main__":  # pragma: no cover

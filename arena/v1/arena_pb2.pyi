@@ -1,3 +1,4 @@
+from arena.v1 import minos_pb2 as _minos_pb2
 from arena.v1 import thebes_pb2 as _thebes_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
@@ -62,28 +63,32 @@ class TimeLeft(_message.Message):
     def __init__(self, decision_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
 
 class LegalAction(_message.Message):
-    __slots__ = ("index", "text", "thebes")
+    __slots__ = ("index", "text", "thebes", "minos")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
     THEBES_FIELD_NUMBER: _ClassVar[int]
+    MINOS_FIELD_NUMBER: _ClassVar[int]
     index: int
     text: str
     thebes: _thebes_pb2.ThebesAction
-    def __init__(self, index: _Optional[int] = ..., text: _Optional[str] = ..., thebes: _Optional[_Union[_thebes_pb2.ThebesAction, _Mapping]] = ...) -> None: ...
+    minos: _minos_pb2.MinosAction
+    def __init__(self, index: _Optional[int] = ..., text: _Optional[str] = ..., thebes: _Optional[_Union[_thebes_pb2.ThebesAction, _Mapping]] = ..., minos: _Optional[_Union[_minos_pb2.MinosAction, _Mapping]] = ...) -> None: ...
 
 class DecideRequest(_message.Message):
-    __slots__ = ("decision", "seat", "legal_actions", "time_left", "thebes")
+    __slots__ = ("decision", "seat", "legal_actions", "time_left", "thebes", "minos")
     DECISION_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     TIME_LEFT_FIELD_NUMBER: _ClassVar[int]
     THEBES_FIELD_NUMBER: _ClassVar[int]
+    MINOS_FIELD_NUMBER: _ClassVar[int]
     decision: int
     seat: int
     legal_actions: _containers.RepeatedCompositeFieldContainer[LegalAction]
     time_left: TimeLeft
     thebes: _thebes_pb2.ThebesObservation
-    def __init__(self, decision: _Optional[int] = ..., seat: _Optional[int] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ..., time_left: _Optional[_Union[TimeLeft, _Mapping]] = ..., thebes: _Optional[_Union[_thebes_pb2.ThebesObservation, _Mapping]] = ...) -> None: ...
+    minos: _minos_pb2.MinosObservation
+    def __init__(self, decision: _Optional[int] = ..., seat: _Optional[int] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ..., time_left: _Optional[_Union[TimeLeft, _Mapping]] = ..., thebes: _Optional[_Union[_thebes_pb2.ThebesObservation, _Mapping]] = ..., minos: _Optional[_Union[_minos_pb2.MinosObservation, _Mapping]] = ...) -> None: ...
 
 class DecideResponse(_message.Message):
     __slots__ = ("index", "text")
@@ -110,14 +115,16 @@ class SeatOutcome(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., score: _Optional[float] = ..., rank: _Optional[int] = ..., disqualified: _Optional[bool] = ..., faults: _Optional[int] = ...) -> None: ...
 
 class EndMatchRequest(_message.Message):
-    __slots__ = ("seat", "seats", "thebes")
+    __slots__ = ("seat", "seats", "thebes", "minos")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     THEBES_FIELD_NUMBER: _ClassVar[int]
+    MINOS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     seats: _containers.RepeatedCompositeFieldContainer[SeatOutcome]
     thebes: _thebes_pb2.ThebesObservation
-    def __init__(self, seat: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatOutcome, _Mapping]]] = ..., thebes: _Optional[_Union[_thebes_pb2.ThebesObservation, _Mapping]] = ...) -> None: ...
+    minos: _minos_pb2.MinosObservation
+    def __init__(self, seat: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatOutcome, _Mapping]]] = ..., thebes: _Optional[_Union[_thebes_pb2.ThebesObservation, _Mapping]] = ..., minos: _Optional[_Union[_minos_pb2.MinosObservation, _Mapping]] = ...) -> None: ...
 
 class EndMatchResponse(_message.Message):
     __slots__ = ()

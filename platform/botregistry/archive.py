@@ -71,7 +71,7 @@ def _zip_members(archive: zipfile.ZipFile, budget: _Budget) -> Iterator[tuple[Pu
         mode = info.external_attr >> 16
         if stat.S_ISLNK(mode):
             raise ArchiveError(f"archive member {info.filename!r} is a symbolic link; links are not allowed")
-        if mode and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        if stat.S_IFMT(mode) and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):  # type bits are optional
             raise ArchiveError(f"archive member {info.filename!r} is not a regular file or folder")
         if path is None or info.is_dir():
             continue

@@ -19,15 +19,18 @@ def validate_version(version_id: int) -> str:
     """pending → validating → ready | failed (with a reason and the validation match's log). A version that
     is already ready, failed or suspended is left alone, so a re-delivered task changes nothing."""
     from arena.botcheck import check_bot
+    from arena.sandbox.limits import SandboxLimits
+    from django.conf import settings
 
     with transaction.atomic():
-        version = BotVersion.objects.select_for_update().filter(pk=version_id).first()
+        version = BotVersion.objects.select_for_update().select_related("bot").filter(pk=version_id).first()
         if version is None or version.status not in (BotVersion.Status.PENDING, BotVersion.Status.VALIDATING):
             return "nothing to do"
         version.status = BotVersion.Status.VALIDATING
         version.save(update_fields=["status"])
     try:
-        report = check_bot(version.package_path, sandbox=True)
+        report = check_bot(version.package_path, sandbox=True, game=version.bot.game,
+                           limits=SandboxLimits(**settings.ARENA_LIMITS))
     except Exception as exc:  # check_bot explains bot problems itself: this is the host's
         log.exception("validation of %s crashed", version)
         mark_validated(version, False, f"validation could not run on this server ({type(exc).__name__}: {exc}); "

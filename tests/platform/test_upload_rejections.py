@@ -2,6 +2,7 @@
 nothing behind (no version row, no files)."""
 
 import io
+import os
 import stat
 import tarfile
 import zipfile
@@ -11,6 +12,12 @@ import pytest
 from django.conf import settings
 
 from conftest import bot_files, tar_gz_bytes, upload, zip_bytes
+
+
+@pytest.fixture(autouse=True)
+def storage(settings, tmp_path):
+    settings.STORAGE_DIR = tmp_path
+    return tmp_path
 
 
 @pytest.fixture
@@ -69,19 +76,19 @@ def test_tar_gz_in_one_top_folder_is_accepted(client, bot):
 
 def test_too_large_upload(client, bot, settings):
     settings.ARENA_UPLOAD_MAX_BYTES = 1000
-    files = {**bot_files(), "blob.bin": bytes(range(256)) * 40}
+    files = {**bot_files(), "blob.bin": os.urandom(5000)}
     assert_rejected(upload(client, bot.pk, zip_bytes(files)), "limited to")
 
 
 def zip_with(name: str, data: bytes = b"x", mode: int | None = None) -> bytes:
     buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as archive:
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as archive:
         for n, d in bot_files().items():
             archive.writestr(n, d)
         info = zipfile.ZipInfo(name)
         if mode is not None:
             info.external_attr = mode << 16
-        archive.writestr(info, data)
+        archive.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED)
     return buf.getvalue()
 
 

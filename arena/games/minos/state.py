@@ -18,12 +18,12 @@ from __future__ import annotations
 import functools
 import itertools
 import pickle
-import random
 from typing import Any
 
 from arena.games.base import TERMINAL, Event, IllegalAction, State, rank_by_keys
 from arena.games.minos import data as D
 from arena.games.minos.actions import MinosAction
+from arena.games.minos.rng import SplitMix64
 
 BOT = 1  # the map seat of Rhadamanthus in solo games
 
@@ -60,19 +60,20 @@ def _new_bot(start_vp: int) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=4096)
 def _group_options(dice: tuple, thr: int) -> tuple:
+    """All multisets of <= 2 track steps formed by disjoint valid groups of `dice` ((colour, value) pairs)."""
+    k = len(dice)
+    valid: list[tuple[int, str]] = []  # (member bitmask, track) of every valid single group
+    for mask in range(1, 1 << k):
+        members = [dice[i] for i in range(k) if mask >> i & 1]
+        colours = {c for c, _ in members if c != "grey"}
+        if len(colours) == 1 and sum(v for _, v in members) >= thr:
+            valid.append((mask, D.DIE_TRACK[colours.pop()]))
     found = {()}
-    for assign in itertools.product((0, 1, 2), repeat=len(dice)):
-        tracks = []
-        for g in (1, 2):
-            members = [dice[i] for i in range(len(dice)) if assign[i] == g]
-            if not members:
-                continue
-            colours = {c for c, _ in members if c != "grey"}
-            if len(colours) != 1 or sum(v for _, v in members) < thr:
-                break
-            tracks.append(D.DIE_TRACK[colours.pop()])
-        else:
-            found.add(tuple(sorted(tracks, key=D.TRACKS.index)))
+    for i, (m1, t1) in enumerate(valid):
+        found.add((t1,))
+        for m2, t2 in valid[i + 1:]:
+            if not m1 & m2:
+                found.add(tuple(sorted((t1, t2), key=D.TRACKS.index)))
     return tuple(sorted(found, key=lambda t: (len(t), [D.TRACKS.index(x) for x in t])))
 
 
@@ -88,7 +89,7 @@ class MinosState(State):
         self.solo = n == 1
         self.nm = 2 if self.solo else n          # map seats
         self.board_n = 2 if self.solo else n     # action board, map, vase slots, dice: solo plays on the 2p setup
-        self.rng = random.Random(seed)
+        self.rng = SplitMix64(seed)
         self.round = 1
         self.era = "I"
         self.phase = "setup"
@@ -298,6 +299,7 @@ class MinosState(State):
     def _gain_perm(self, s: int, g: str) -> None:
         """A permanent good after setup: the tile, then one income step (rules §2.4)."""
         if self._take_perm_tile(g):
+            self._dirty = True
             self.players[s]["perm"][g] += 1
             self.queue.insert(0, {"op": "income_step", "n": 1, "p": s})
 
@@ -337,6 +339,7 @@ class MinosState(State):
     def _enter(self, s: int, r: int, k: int) -> None:
         """k warriors of human seat s enter region r (already removed from where they came); foraging §2.5."""
         reg = self.regions[r]
+        self._dirty = True
         had = reg["w"][s] > 0
         reg["w"][s] += k
         if not had and [s, r] not in self.foraged:
@@ -438,7 +441,7 @@ class MinosState(State):
             while self.queue:
                 if self._exec(self.queue[0]):
                     return
-            if self.phase in ("actions", "final_combat"):
+            if self.phase in ("actions", "final_combat") and self.__dict__.get("_dirty", True):
                 self._checkpoint()
             if getattr(self, "_auto_" + self.phase)():
                 return
@@ -524,7 +527,7 @@ class MinosState(State):
                 from arena.games.minos.rhadamanthus import bot_turn
                 bot_turn(self)
                 self.step_i += 1
-                self._checkpoint()
+                self._checkpoint()  # a bot move can make a human dominant (it returns warriors)
                 continue
             top = self._retrieve_candidates(s)
             if len(top) > 1:
@@ -796,18 +799,41 @@ class MinosState(State):
             return sum(p["tracks"].values())
         raise KeyError(kind)
 
+    def vase_counts(self, kind: str) -> list[int]:
+        """`vase_value` for every human seat at once (one pass over the map for the map-based kinds)."""
+        if kind == "regions_present":
+            counts = [0] * self.nm
+            for reg in self.regions.values():
+                for s, k in enumerate(reg["w"]):
+                    if k:
+                        counts[s] += 1
+            return counts[:self.n]
+        if kind == "regions_dominated":
+            counts = [0] * self.nm
+            for r in self.regions:
+                d = self.dominant(r)
+                if d >= 0:
+                    counts[d] += 1
+            return counts[:self.n]
+        return [self.vase_value(s, kind) for s in range(self.n)]
+
     def _checkpoint(self) -> None:
-        humans = None
+        """Vases (§8): every human seat meeting a condition now achieves it; simultaneous achievers share.
+
+        In the action phase `_advance` skips the check unless something a vase counts may have changed since
+        the last one (`_dirty`, set by every change of warriors, farms, ships, permanent goods, tracks, play
+        area, palace or defeated tiles): a skipped check could not have found a new achiever."""
+        self._dirty = False
         for vase in self.vases:
             free = [sl for sl in vase["slots"] if sl[1] < 0]
             if not free:
                 continue
-            if humans is None:
-                humans = self._order_humans()
             cond = D.VASES[vase["id"]]["condition"]
-            doms = [self.dominant(r) for r in self.regions] if cond["kind"] == "regions_dominated" else None
-            achievers = [s for s in humans if s not in vase["achieved"]
-                         and self.vase_value(s, cond["kind"], doms) >= cond["at_least"]]
+            counts = self.vase_counts(cond["kind"])
+            need = cond["at_least"]
+            if max(counts) < need:
+                continue
+            achievers = [s for s in self._order_humans() if s not in vase["achieved"] and counts[s] >= need]
             if not achievers:
                 continue
             free.sort(key=lambda sl: -sl[0])
@@ -820,7 +846,9 @@ class MinosState(State):
                 self._ev(type="vase", seat=s, vase=vase["id"], vp=vp)
 
     def farms_on_map(self, s: int) -> int:
-        return sum(reg["farms"].count(s) for reg in self.regions.values())
+        # every farm that left a board is on the map (farms never come back)
+        board = self.bot["board"] if (self.solo and s == BOT) else self.players[s]["board"]
+        return D.PIECES_ON_BOARD["farm"] - board["farm"]
 
     # ------------------------------------------------------------------ effect queue
 
@@ -966,6 +994,7 @@ class MinosState(State):
             self.queue.pop(0)
             if t["good"] == "random":
                 g = self.pile.pop()
+                self._dirty = True
                 p["perm"][g] += 1
                 self.queue.insert(0, {"op": "income_step", "n": 1, "p": s})
             else:
@@ -1012,6 +1041,7 @@ class MinosState(State):
             self._vp(s, D.C["overflow_vp_per_step"])
             return
         p["tracks"][track] += 1
+        self._dirty = True
         self._push(s, D.TRACK[track]["on_enter"].get(str(p["tracks"][track]), []))
 
     def _ship_step(self, s: int, route: str) -> None:
@@ -1238,6 +1268,7 @@ class MinosState(State):
         p = self.players[s]
         reg = self.regions[r]
         tile = reg["sea"][-1]
+        self._dirty = True
         p["weapons"] -= self._fight_cost(s, tile)
         reg["w"][s] -= 1
         p["supply"] += 1
@@ -1260,6 +1291,7 @@ class MinosState(State):
             if c in p["known"]:
                 p["known"].remove(c)
             p["play"].append(c)
+            self._dirty = True
             self._ev(type="play", seat=s, card=c)
             self._push(s, D.card_of(c)["effect"])
         elif kind in ("farm", "city", "tower", "ship"):
@@ -1282,6 +1314,7 @@ class MinosState(State):
     def _build(self, s: int, kind: str, arg: list[str]) -> None:
         """Build one piece in the fixed order of rules §5.3."""
         p = self.players[s]
+        self._dirty = True
         self._pay(s, D.BUILDINGS[kind]["cost"])
         if kind == "farm":
             r = int(arg[0])
@@ -1347,6 +1380,7 @@ class MinosState(State):
             p = self.players[s]
             reg = self.regions[r]
             tile = reg["sea"].pop()
+            self._dirty = True
             p["weapons"] -= self._fight_cost(s, tile)
             reg["w"][s] -= 1
             p["supply"] += 1
@@ -1378,6 +1412,10 @@ class MinosState(State):
         return p["coins"] + p["weapons"] + len(p["hand"])
 
     def ranking(self) -> list[int]:
+        """Most VP; ties broken by coins + weapons + hand cards, then shared (§12.4 [D-28]). Solo: rank 1 if the
+        human beat Rhadamanthus (strictly more VP), else rank 2 (Rhadamanthus took first place)."""
+        if self.solo:
+            return [1 if self.solo_won() else 2]
         return rank_by_keys([(p["vp"], self.tiebreak(p["seat"])) for p in self.players])
 
     def solo_won(self) -> bool:
@@ -1404,16 +1442,14 @@ class MinosState(State):
         d["regions"] = self.regions
         d = pickle.loads(pickle.dumps(d, -1))
         new.__dict__.update(d)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        new.rng = SplitMix64(self.rng.state)
         return new
 
     def to_json(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in self._FIELDS}
         d = pickle.loads(pickle.dumps(d, -1))
         d["regions"] = [[r, reg] for r, reg in sorted(self.regions.items())]
-        st = self.rng.getstate()
-        d["rng"] = [st[0], list(st[1]), st[2]]
+        d["rng"] = str(self.rng.state)  # a 64-bit integer: a string, so JSON readers never round it
         return d
 
     @classmethod
@@ -1422,9 +1458,7 @@ class MinosState(State):
         new = cls(game)
         d = copy.deepcopy(data)
         new.regions = {int(r): reg for r, reg in d.pop("regions")}
-        st = d.pop("rng")
-        new.rng = random.Random()
-        new.rng.setstate((st[0], tuple(st[1]), st[2]))
+        new.rng = SplitMix64(int(d.pop("rng")))
         new.__dict__.update(d)
         return new
 

@@ -32,6 +32,11 @@ _FLAG_BITS = {name: 1 << i for i, name in enumerate(FLAG_NAMES)}
 ALL_FLAGS = 31
 
 
+def _name(names: tuple[str, ...], i: int) -> str:
+    # out-of-range values still get a text (apply() then refuses the action by name instead of crashing)
+    return names[i] if 0 <= i < len(names) else f"?{i}"
+
+
 class ThebesAction(Action):
     """One Thebes decision. `card` is a card index (or -1), `site` a site index (or -1), `weeks` the dig's
     weeks (or 0), `flags` a bit set of F_* (the one-use cards spent)."""
@@ -45,11 +50,11 @@ class ThebesAction(Action):
         self.weeks = weeks
         self.flags = flags
         self._key = (kind, card, site, weeks, flags)
-        parts = [KIND_NAMES[kind]]
+        parts = [_name(KIND_NAMES, kind)]
         if kind in (TAKE, EXHIBIT):
-            parts.append(CARD_IDS[card])
+            parts.append(_name(CARD_IDS, card))
         elif kind == DIG:
-            parts += [SITES[site], str(weeks)]
+            parts += [_name(SITES, site), str(weeks)]
         parts += [name for i, name in enumerate(FLAG_NAMES) if flags >> i & 1]
         self._text = " ".join(parts)
 
@@ -79,9 +84,9 @@ class ThebesAction(Action):
         """Mirrors the `ThebesAction` protocol message field for field."""
         f = self.flags
         return {
-            "kind": KIND_NAMES[self.kind],
-            "card": CARD_IDS[self.card] if self.card >= 0 else "",
-            "site": SITES[self.site] if self.site >= 0 else "",
+            "kind": _name(KIND_NAMES, self.kind),
+            "card": _name(CARD_IDS, self.card) if self.card >= 0 else "",
+            "site": _name(SITES, self.site) if self.site >= 0 else "",
             "weeks": self.weeks,
             "zeppelin": bool(f & F_ZEPPELIN),
             "rumors": bool(f & F_RUMORS),
@@ -111,6 +116,8 @@ def _build() -> tuple[dict[str, ThebesAction], dict, dict, tuple, tuple]:
 
 
 ALL_ACTIONS, TAKE_ACTIONS, EXHIBIT_ACTIONS, EXCHANGE_ACTIONS, DIG_ACTIONS, RETIRE_ACTION = _build()
+#: the (kind, card, site, weeks, flags) keys of every action that exists
+VALID_KEYS = frozenset(action._key for action in ALL_ACTIONS.values())
 
 
 def parse_action(text: str) -> ThebesAction:

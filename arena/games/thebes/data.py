@@ -50,6 +50,9 @@ def _bfs_distances() -> tuple[tuple[int, ...], ...]:
 DIST: tuple[tuple[int, ...], ...] = _bfs_distances()
 CAR_MIN_SEGMENTS: int = DATA["card_effects"]["car"]["trip_min_segments"]
 CAR_SAVES: int = DATA["card_effects"]["car"]["weeks_saved"]
+#: TRIP[has_car][a][b]: weeks of the trip from a to b without (0) or with (1) a car (NOTES decision 3)
+TRIP: tuple[tuple[tuple[int, ...], ...], ...] = (
+    DIST, tuple(tuple(d - CAR_SAVES if d >= CAR_MIN_SEGMENTS else d for d in row) for row in DIST))
 
 # --- time ----------------------------------------------------------------------------------------------------
 WEEKS_PER_YEAR = 52

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
+_SPAN = MASK64 + 1
 
 
 class SplitMix64:
@@ -26,11 +27,16 @@ class SplitMix64:
         return s ^ (s >> 31)
 
     def below(self, n: int) -> int:
-        """Uniform integer in [0, n), n >= 1."""
-        limit = (MASK64 + 1) - (MASK64 + 1) % n
+        """Uniform integer in [0, n), n >= 1 (next64 inlined: this is the hot path of token draws)."""
+        limit = _SPAN - _SPAN % n
+        s = self.state
         while True:
-            x = self.next64()
+            s = (s + GAMMA) & MASK64
+            x = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+            x ^= x >> 31
             if x < limit:
+                self.state = s
                 return x % n
 
     def shuffle(self, items: list) -> None:

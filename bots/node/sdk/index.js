@@ -26,16 +26,44 @@ const protoLoader = require('@grpc/proto-loader');
 
 const PROTO_DIR = path.join(__dirname, 'proto');
 
-function loadProtocol() {
-  const definition = protoLoader.loadSync(path.join(PROTO_DIR, 'arena', 'v1', 'arena.proto'), {
-    includeDirs: [PROTO_DIR],
-    keepCase: true,
-    longs: String,
-    enums: String,
-    defaults: true,
-    oneofs: true,
-  });
-  return grpc.loadPackageDefinition(definition).arena.v1;
+const LOAD_OPTIONS = { includeDirs: [PROTO_DIR], keepCase: true, longs: String, enums: String, defaults: true,
+  oneofs: true };
+
+function loadDefinition() {
+  return protoLoader.loadSync(path.join(PROTO_DIR, 'arena', 'v1', 'arena.proto'), LOAD_OPTIONS);
+}
+
+function loadProtocol(definition) {
+  return grpc.loadPackageDefinition(definition || loadDefinition()).arena.v1;
+}
+
+/** The message type called `name` ("ThebesSeat" or "arena.v1.ThebesSeat"), or undefined (e.g. a map entry). */
+function messageType(definition, name) {
+  const entry = definition[name] || definition[`arena.v1.${name}`];
+  return entry && entry.type && entry.type.field ? entry.type : undefined;
+}
+
+/** An object with one element in every repeated message field, nested all the way down (maps left out). */
+function sample(definition, typeName, depth = 0) {
+  const type = messageType(definition, typeName);
+  const object = {};
+  if (!type || depth > 6) return object;
+  for (const field of type.field) {
+    if (field.type !== 'TYPE_MESSAGE' || !messageType(definition, field.typeName)) continue;
+    const sub = sample(definition, field.typeName, depth + 1);
+    object[field.name] = field.label === 'LABEL_REPEATED' ? [sub] : sub;
+  }
+  return object;
+}
+
+/** Run every message through its codec once before serving: protobufjs compiles its decoders on first use,
+ *  which otherwise costs the first Decide call ~70 ms. */
+function warmUp(definition, service) {
+  for (const method of Object.values(service)) {
+    const request = sample(definition, method.requestType.type.name);
+    method.requestDeserialize(method.requestSerialize(request));
+    method.responseDeserialize(method.responseSerialize({}));
+  }
 }
 
 /** A small seeded generator (mulberry32) so a bot's choices replay exactly; returns floats in [0, 1). */
@@ -66,7 +94,9 @@ function serve(policy, socketPath) {
     console.error('ARENA_SOCKET is not set: the referee starts a bot with the path of its socket there');
     process.exit(2);
   }
-  const v1 = loadProtocol();
+  const definition = loadDefinition();
+  const v1 = loadProtocol(definition);
+  warmUp(definition, v1.Bot.service);
   const bot = { game: '', params: {}, seat: -1, players: [], timeControl: null, random: seededRandom(0) };
   const server = new grpc.Server();
   const handle = (fn) => (call, callback) => {

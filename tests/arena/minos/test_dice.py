@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import random
 
 from arena.games.minos import data as D
+from arena.games.minos.rng import SplitMix64
 from minos_helpers import through_draft, through_setup, texts, play
 
 
-class FixedRng(random.Random):
+class FixedRng(SplitMix64):
     """Returns queued die faces first, then behaves as a normal RNG."""
 
     def __init__(self, faces):

@@ -11,6 +11,7 @@ def test_farm_scoring_2_4_8_14():
     st = through_setup(2)
     st.regions[2]["farms"] = [0, 0]
     st.regions[5]["farms"] = [0, -1]
+    st.players[0]["board"]["farm"] = 1
     st.players[0]["parts"]["farms"] = 0
     st._interim_scoring()
     assert st.players[0]["parts"]["farms"] == 8

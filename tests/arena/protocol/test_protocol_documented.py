@@ -30,7 +30,8 @@ def _undocumented(file: descriptor_pb2.FileDescriptorProto) -> list[str]:
             if not comments.get(path + (2, j)):
                 missing.append(f"field {name}.{f.name}")
         for k, nested in enumerate(m.nested_type):
-            message(nested, path + (3, k), f"{name}.{nested.name}")
+            if not nested.options.map_entry:  # the synthetic message of a map<,> field
+                message(nested, path + (3, k), f"{name}.{nested.name}")
 
     for i, m in enumerate(file.message_type):
         message(m, (4, i), m.name)

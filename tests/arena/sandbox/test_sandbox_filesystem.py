@@ -26,7 +26,7 @@ def test_bot_cannot_read_host_or_other_bot_nor_write_outside_tmp(run_program, ma
     # what a bot may do still works, so the denials above are the sandbox's, not a broken bot's
     assert r["write_tmp"] == "ok: /tmp/fine.txt"
     assert r["read_own"].startswith("ok: ")
-    assert r["processes"] == "ok: [1, 2]"  # bwrap's init and itself, in a pid namespace of their own
+    assert r["processes"] == "ok: [1, 2]"  # the sandbox's init and itself, in a pid namespace of their own
 
     bot_dir = tmp_path / "hostile"
     assert sorted(p.name for p in bot_dir.iterdir()) == ["bot.py"]

@@ -59,3 +59,32 @@ def test_apply_returns_events_describing_the_action():
     types = [e["type"] for e in events]
     assert types[:3] == ["travelled", "time", "tokens_drawn"] and "first_dig_bonus" in types
     assert all(isinstance(e, dict) and "type" in e for e in events)
+
+
+def test_actions_outside_the_game_are_refused_not_crashed_on():
+    from arena.games.thebes.actions import DIG, TAKE, ThebesAction
+    state = Position(4).give(0, "R36").only(0, "greece").state()
+    for bogus in (ThebesAction(DIG, site=7, weeks=3), ThebesAction(DIG, site=0, weeks=13),
+                  ThebesAction(TAKE, card=90), ThebesAction(TAKE, card=-1)):
+        with pytest.raises(IllegalAction, match="no such Thebes action"):
+            state.apply(bogus)
+
+
+def test_legality_agrees_with_apply_when_every_one_use_card_is_in_hand():
+    p = Position(4).give(0, "R03", "R04", "R01", "R16", "R22", "R81", "R36", "R05", "R32")
+    p.exhibitions("X01").token(0, "greece", "artifact2").token(0, "egypt", "artifact3").token(0, "egypt", "artifact4")
+    for place, year, week in (("london", 1902, 1), ("rome", 1903, 40), ("greece", 1903, 50)):
+        state = p.permits_used(0, "greece").only(0, place, year, week).state()
+        legal = state.legal_actions()
+        accepted = [a for a in ALL_ACTIONS.values() if state.illegal_reason(a) is None]
+        assert set(accepted) == set(legal) and len(set(legal)) == len(legal)
+        flags = {f for a in legal for f in str(a).split()[3:] if a.kind == 3}
+        if place == "london":
+            assert flags == {"zeppelin", "rumors", "assistant", "shovel", "permission"}
+            assert "exhibit X01" in [str(a) for a in legal]  # X01 is held in London: no trip to fly
+        if place == "rome":
+            assert {"exhibit X01", "exhibit X01 zeppelin"} <= {str(a) for a in legal}
+        for action in legal:
+            copy = state.clone()
+            copy.apply(action)
+            assert copy.conservation_problem() is None

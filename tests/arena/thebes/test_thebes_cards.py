@@ -32,6 +32,7 @@ def test_exhibitions_shift_a_to_b_to_c_and_the_one_pushed_off_c_is_discarded():
     obs = _obs(state)
     assert [(x["slot"], x["id"]) for x in obs["exhibitions"]] == [("a", "X01"), ("b", "X02"), ("c", "X03")]
     assert obs["discard"][-1] == "X04"
+    assert {"type": "exhibitions_shifted", "slots": ["X01", "X02", "X03"]} in events
     assert {"type": "exhibition_discarded", "card": "X04"} in events
 
 
@@ -43,6 +44,11 @@ def test_an_empty_exhibition_slot_stops_the_push():
     obs = _obs(state)
     assert [(x["slot"], x["id"]) for x in obs["exhibitions"]] == [("a", "X01"), ("b", "X02"), ("c", "X04")]
     assert "X04" not in obs["discard"]
+    state = Position(4).display("R36").exhibitions(None, "X02", "X04").pile_top("X01", "R50") \
+        .only(0, "rome").state()
+    events = state.apply_text("take R36")
+    assert [x["id"] for x in _obs(state)["exhibitions"]] == ["X01", "X02", "X04"]
+    assert not any(e["type"] == "exhibitions_shifted" for e in events)
 
 
 def test_first_exhaustion_shuffles_the_discard_pile_with_stack_3():

@@ -65,3 +65,26 @@ def test_inconsistent_documents_are_refused():
         game.state_from_json(doc)
     with pytest.raises(ValueError):
         load("thebes", players=3).state_from_json(game.new_state(1).to_json())
+
+
+def test_events_and_observations_are_plain_json():
+    state = load("thebes", players=3).new_state(12)
+    rng = random.Random(12)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        events = state.apply(legal[rng.randrange(len(legal))])
+        assert json.loads(json.dumps(events)) == events
+    assert json.loads(json.dumps(state.observation(None))) == state.observation(None)
+    assert events[-1]["type"] == "game_over" and events[-1]["scores"] == state.scores()
+
+
+def test_step_plays_like_apply_without_events():
+    a, b = load("thebes", players=4).new_state(21), load("thebes", players=4).new_state(21)
+    rng = random.Random(21)
+    while not a.is_terminal():
+        legal = a.legal_actions()
+        i = rng.randrange(len(legal))
+        a.apply(legal[i])
+        b.step(b.legal_actions()[i])
+        assert a.to_json() == b.to_json()
+    assert b.is_terminal()

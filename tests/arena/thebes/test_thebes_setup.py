@@ -54,3 +54,14 @@ def test_the_seed_decides_the_shuffle():
     a, b, c = (game.new_state(s).observation(None) for s in (1, 1, 2))
     assert a == b
     assert a["draw_pile"] != c["draw_pile"]
+
+
+def test_the_package_data_is_the_shared_component_data():
+    import json
+    from pathlib import Path
+
+    from arena.games.thebes.data import DATA_PATH
+    shared = Path(__file__).resolve().parents[3].parent / "shared" / "games" / "thebes" / "data.json"
+    if not shared.exists():
+        pytest.skip(f"{shared} is not part of this checkout")
+    assert json.loads(DATA_PATH.read_text()) == json.loads(shared.read_text())

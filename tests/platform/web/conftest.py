@@ -96,3 +96,32 @@ def world(db, settings, tmp_path):
                                        elo_before=1500 + 10 * k, elo_after=1510 + 10 * k)
     return {"owners": owners, "bots": bots, "versions": versions, "ladder": ladder, "match": match,
             "replay": replay, "broken": broken}
+
+
+@pytest.fixture
+def minos_match(world, settings):
+    """A finished 2-player Minos match between two Minos bots, with its replay on disk."""
+    from django.utils import timezone
+
+    from botregistry.models import Bot, BotVersion
+    from matches.models import Match, Participant
+    from matches.services import replay_relative
+
+    seats = []
+    for i, owner in enumerate(world["owners"][:2]):
+        bot = Bot.objects.create(owner=owner, name=f"minoan{i}", game="minos")
+        v = BotVersion.objects.create(bot=bot, number=1, status=BotVersion.Status.READY, sha256="a" * 64,
+                                      package_dir="x")
+        seats.append((bot, v))
+    replay = play_replay("minos", 2, 11, [f"minoan{i} v1" for i in range(2)], policy="random")
+    match = Match.objects.create(kind=Match.Kind.CHALLENGE, rated=False, game="minos", params={"players": 2},
+                                 seed=11, status=Match.Status.FINISHED, finished_at=timezone.now(),
+                                 result=replay["result"])
+    rel = replay_relative(match.pk)
+    replays.write(settings.STORAGE_DIR / rel, replay)
+    match.replay_path = str(rel)
+    match.save()
+    for i, (bot, v) in enumerate(seats):
+        seat = replay["result"]["seats"][i]
+        Participant.objects.create(match=match, seat=i, bot=bot, version=v, score=seat["score"], rank=seat["rank"])
+    return {"match": match, "replay": replay}

@@ -11,7 +11,6 @@ from concurrent import futures
 from typing import Any
 
 import grpc
-from google.protobuf import json_format
 
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
@@ -50,6 +49,8 @@ class Bot:
 
 def observation_dict(request: arena_pb2.DecideRequest) -> dict[str, Any]:
     """The request's observation as a plain dict with the .proto's field names (slower than the message)."""
+    from google.protobuf import json_format  # imported here: it costs ~15 ms of every bot's start
+
     which = request.WhichOneof("observation")
     if which is None:
         return {}

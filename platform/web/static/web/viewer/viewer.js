@@ -34,13 +34,17 @@ export class Viewer {
   }
 
   async start() {
+    // Fetch the frames and the game's renderer at the same time.
     const load = RENDERERS[this.game];
-    const mod = load ? await load().catch(() => null) : null;
+    const [mod] = await Promise.all([
+      load ? load().catch(() => null) : null,
+      this.loadSeat(this.seatSelect ? this.seatSelect.value : "all"),
+    ]);
     this.renderer = mod ? mod.render : renderGeneric;
-    await this.loadSeat(this.seatSelect ? this.seatSelect.value : "all");
     const wanted = parseInt(new URLSearchParams(location.hash.slice(1)).get("turn") || "", 10);
     this.show(Number.isFinite(wanted) ? wanted : 0);
     this.root.dataset.ready = "1";
+    this.root.dataset.readyMs = String(Math.round(performance.now())); // since navigation start (bench/)
   }
 
   async loadSeat(seat) {
@@ -119,7 +123,7 @@ export class Viewer {
     }
     if (this.playButton) {
       this.playButton.setAttribute("aria-pressed", this.timer ? "true" : "false");
-      this.playButton.textContent = this.timer ? "❚❚" : "▶";
+      this.playButton.textContent = this.timer ? "Pause" : "Play";
       this.playButton.setAttribute("aria-label", this.timer ? "Pause" : "Play");
     }
   }

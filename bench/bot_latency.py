@@ -1,0 +1,189 @@
+"""Cost of playing through sandboxed gRPC bots instead of in-process policies.
+
+    python bench/bot_latency.py [--calls 2000] [--starts 7] [--matches 3] [--no-sandbox] [--json]
+
+Measures, for the Python and the Node kit (random bots):
+1. per-decision round trip of `Decide` to a sandboxed bot (median / p99), for a small request (no observation,
+   3 legal actions: the ~0.4 ms bare-gRPC figure of shared/design/sandbox.md) and for real Thebes decisions
+   (4 players, typed observation and every legal action), against the same random policy called in-process,
+   and the referee's cost of building a Thebes request;
+2. start-to-ready: from `launch` until StartMatch has been answered;
+3. a full 4-player Thebes match of random bots through `run_match` (sandboxed) against the same match played
+   with in-process random policies (state.observation built for every decision, as the referee does).
+
+Targets (issue 4): median round trip within 1.5x of ~0.4 ms; Python start-to-ready < 150 ms; sandboxed match
+< 3x the in-process one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from arena import games  # noqa: E402
+from arena.botpkg import load_manifest  # noqa: E402
+from arena.games.policy import RandomPolicy  # noqa: E402
+from arena.match import BotSpec, TimeControl, run_match  # noqa: E402
+from arena.match.client import BotClient  # noqa: E402
+from arena.match.protocol import Encoder  # noqa: E402
+from arena.sandbox import SandboxLimits, launch  # noqa: E402
+from arena.v1 import arena_pb2  # noqa: E402
+
+KITS = {"python": ROOT / "bots/python/random", "node": ROOT / "bots/node/random"}
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(p * len(values)))]
+
+
+def thebes_requests(n: int, seed: int = 1) -> tuple[list, list]:
+    """n real decision requests from random 4-player games, with their (observation, legal) pairs."""
+    game = games.load("thebes", players=4)
+    encoder = Encoder(game)
+    rng = random.Random(seed)
+    requests, raw = [], []
+    s = seed
+    while len(requests) < n:
+        state = game.new_state(s)
+        s += 1
+        while not state.is_terminal() and len(requests) < n:
+            seat = state.current_player()
+            obs, legal = state.observation(seat), state.legal_actions()
+            requests.append(encoder.decide(len(requests), seat, obs, legal, 1000, 10_000))
+            raw.append((obs, legal))
+            state.apply(legal[rng.randrange(len(legal))])
+    return requests, raw
+
+
+def start_bot(kit: str, sandbox: bool):
+    folder = KITS[kit]
+    manifest = load_manifest(folder)
+    game = games.load("thebes", players=4)
+    t0 = time.perf_counter()
+    proc = launch(folder, list(manifest.command), manifest.sandbox_runtime, SandboxLimits(), sandbox=sandbox)
+    if not proc.wait_for_socket(10):
+        raise RuntimeError(f"{kit} bot did not start: {proc.output_tail()}")
+    client = BotClient(proc.socket_path)
+    client.call("StartMatch", Encoder(game).start(0, ["a", "b", "c", "d"], 1, TimeControl()), 10,
+                wait_for_ready=True)
+    return proc, client, (time.perf_counter() - t0) * 1000
+
+
+def round_trips(client: BotClient, requests: list, calls: int) -> list[float]:
+    out = []
+    for i in range(calls):
+        request = requests[i % len(requests)]
+        t0 = time.perf_counter()
+        client.call("Decide", request, 5)
+        out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+def in_process_match(seed: int) -> tuple[float, int]:
+    game = games.load("thebes", players=4)
+    policy, rng = RandomPolicy(), random.Random(seed)
+    t0 = time.perf_counter()
+    state = game.new_state(seed)
+    n = 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        legal = state.legal_actions()
+        state.observation(seat)
+        state.apply(legal[policy.choose(None, legal, rng)])
+        n += 1
+    return (time.perf_counter() - t0) * 1000, n
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=2000)
+    parser.add_argument("--starts", type=int, default=7)
+    parser.add_argument("--matches", type=int, default=3)
+    parser.add_argument("--no-sandbox", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    sandbox = not args.no_sandbox
+    report: dict = {"sandbox": sandbox, "calls": args.calls}
+
+    requests, raw = thebes_requests(300)
+    small = arena_pb2.DecideRequest(decision=0, seat=0, legal_actions=[
+        arena_pb2.LegalAction(index=i, text=f"take {i + 1}") for i in range(3)])
+    policy, rng = RandomPolicy(), random.Random(0)
+    t0 = time.perf_counter()
+    for obs, legal in raw * 10:
+        policy.choose(obs, legal, rng)
+    report["in_process_policy_ms"] = (time.perf_counter() - t0) * 1000 / (len(raw) * 10)
+    game = games.load("thebes", players=4)
+    encoder = Encoder(game)
+    t0 = time.perf_counter()
+    for obs, legal in raw:
+        encoder.decide(0, 0, obs, legal, 1000, 1000)
+    report["referee_encode_thebes_ms"] = (time.perf_counter() - t0) * 1000 / len(raw)
+    report["thebes_request_bytes_median"] = statistics.median(r.ByteSize() for r in requests)
+
+    for kit in KITS:
+        starts = []
+        for _ in range(args.starts):
+            proc, client, ms = start_bot(kit, sandbox)
+            starts.append(ms)
+            client.close()
+            proc.close()
+        proc, client, _ = start_bot(kit, sandbox)
+        try:
+            round_trips(client, requests, 200)  # warm up (JIT, caches)
+            rt_small = round_trips(client, [small], args.calls)
+            rt_thebes = round_trips(client, requests, args.calls)
+        finally:
+            client.close()
+            proc.close()
+        report[kit] = {
+            "start_to_ready_ms_median": statistics.median(starts), "start_to_ready_ms_max": max(starts),
+            "small_round_trip_ms_median": statistics.median(rt_small), "small_round_trip_ms_p99": pct(rt_small, .99),
+            "thebes_round_trip_ms_median": statistics.median(rt_thebes),
+            "thebes_round_trip_ms_p99": pct(rt_thebes, .99),
+        }
+
+    sandboxed, in_proc, decisions = [], [], []
+    for m in range(args.matches):
+        t0 = time.perf_counter()
+        result = run_match("thebes", {"players": 4}, 100 + m, [BotSpec(str(KITS["python"]))] * 4,
+                           sandbox=sandbox)
+        sandboxed.append((time.perf_counter() - t0) * 1000)
+        assert all(not s.faults for s in result.seats), result
+        decisions.append(sum(s.decisions for s in result.seats))
+        ms, _ = in_process_match(100 + m)
+        in_proc.append(ms)
+    report["match"] = {
+        "decisions_median": statistics.median(decisions),
+        "sandboxed_ms_median": statistics.median(sandboxed), "in_process_ms_median": statistics.median(in_proc),
+        "ratio": statistics.median(sandboxed) / statistics.median(in_proc),
+    }
+
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return 0
+    print(f"bots {'sandboxed' if sandbox else 'unsandboxed'}; {args.calls} calls per figure")
+    print(f"in-process random policy: {report['in_process_policy_ms'] * 1000:.1f} µs per decision; referee builds a "
+          f"Thebes request ({report['thebes_request_bytes_median']:.0f} B) in {report['referee_encode_thebes_ms']:.3f} ms")
+    for kit in KITS:
+        r = report[kit]
+        print(f"{kit:6s} start-to-ready {r['start_to_ready_ms_median']:.0f} ms (max {r['start_to_ready_ms_max']:.0f}); "
+              f"round trip small {r['small_round_trip_ms_median']:.3f} ms (p99 {r['small_round_trip_ms_p99']:.3f}), "
+              f"Thebes {r['thebes_round_trip_ms_median']:.3f} ms (p99 {r['thebes_round_trip_ms_p99']:.3f})")
+    m = report["match"]
+    print(f"4-player Thebes match of random bots ({m['decisions_median']:.0f} decisions): sandboxed "
+          f"{m['sandboxed_ms_median']:.0f} ms, in-process {m['in_process_ms_median']:.1f} ms, ratio {m['ratio']:.0f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

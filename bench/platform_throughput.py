@@ -1,0 +1,117 @@
+"""Ladder throughput: finished matches per minute with one and with two Celery worker processes.
+
+    python bench/platform_throughput.py [--seconds 60] [--bots 8] [--workers 1 2]
+
+A Thebes 2-player ladder of `--bots` copies of the built-in Python random bot (house bots, so any two may
+meet), real sandboxed matches (when the host can sandbox), PostgreSQL (DATABASE_URL, default database
+arena_bench_throughput) and Redis (CELERY_BROKER_URL, default redis://127.0.0.1:6379/1) on a private queue.
+This process plays Celery beat's part, calling matchmaking every 0.5 s. Each worker process is a solo pool
+(one match at a time), so N processes = N matches at once. After a warm-up (first match finished) it counts
+the matches finished during the window.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+import uuid
+
+os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/1")
+os.environ.setdefault("ARENA_CELERY_QUEUE", f"arena-bench-{uuid.uuid4().hex[:8]}")
+os.environ.setdefault("ARENA_MAX_PENDING", "4")
+
+from _platform_setup import ROOT, reset_platform_tables, setup_django  # noqa: E402
+
+
+def make_ladder(bots: int):
+    from arena.botpkg import load_manifest, package_sha256
+    from botregistry.models import Bot, BotVersion
+    from botregistry.services import house_user, manifest_dict
+    from ladders.models import Ladder
+    from ladders.services import enroll
+
+    reset_platform_tables()
+    ladder = Ladder.objects.create(slug="thebes-2p", name="Thebes 2p", game="thebes", players=2)
+    folder = ROOT / "bots" / "python" / "random"
+    manifest, sha = load_manifest(folder), package_sha256(folder)
+    owner = house_user()
+    for i in range(bots):
+        bot = Bot.objects.create(owner=owner, name=f"random-{i}", game="thebes", builtin=True)
+        version = BotVersion.objects.create(bot=bot, number=1, sha256=sha, package_dir=str(folder),
+                                            status="ready", runtime="python", manifest=manifest_dict(manifest))
+        Bot.objects.filter(pk=bot.pk).update(active_version=version)
+        enroll(bot)
+    return ladder
+
+
+def start_workers(n: int) -> list[subprocess.Popen]:
+    from django.conf import settings
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)])}
+    return [subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "arena_site", "worker", "--pool=solo", "--loglevel=WARNING",
+         "-Q", settings.CELERY_TASK_DEFAULT_QUEUE, "-n", f"bench{i}-{uuid.uuid4().hex[:6]}@%h",
+         "--without-gossip", "--without-mingle"],
+        cwd=ROOT / "platform", env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for i in range(n)]
+
+
+def run(workers: int, seconds: float, bots: int) -> float:
+    from arena_site.celery import app
+    from ladders.services import matchmake
+    from matches.models import Match
+
+    make_ladder(bots)
+    app.control.purge()
+    processes = start_workers(workers)
+    try:
+        deadline = time.monotonic() + 120
+        while not Match.objects.filter(status="finished").exists():  # warm-up: workers up, first match done
+            if time.monotonic() > deadline:
+                raise SystemExit("no match finished within 120 s: is the worker able to run bots?")
+            matchmake()
+            time.sleep(0.5)
+        start_count, t0 = Match.objects.filter(status="finished").count(), time.monotonic()
+        while time.monotonic() - t0 < seconds:
+            matchmake()
+            time.sleep(0.5)
+        finished = Match.objects.filter(status="finished").count() - start_count
+        elapsed = time.monotonic() - t0
+        failed = Match.objects.filter(status="failed").count()
+    finally:
+        for p in processes:
+            p.terminate()
+        for p in processes:
+            try:
+                p.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        app.control.purge()
+    rate = finished * 60 / elapsed
+    print(f"{workers} worker process(es): {finished} matches in {elapsed:.0f} s = {rate:.1f} matches/min"
+          + (f" ({failed} failed)" if failed else ""), flush=True)
+    return rate
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--bots", type=int, default=8)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    args = parser.parse_args()
+    setup_django("arena_bench_throughput")
+    from arena_site.sandbox_mode import unavailable_reason
+    print(f"sandbox: {'on' if unavailable_reason() is None else 'OFF: ' + str(unavailable_reason())}; "
+          f"cores: {os.cpu_count()}", flush=True)
+    rates = {n: run(n, args.seconds, args.bots) for n in args.workers}
+    if 1 in rates and len(rates) > 1:
+        for n, rate in rates.items():
+            if n != 1:
+                print(f"scaling {n} vs 1 worker: x{rate / rates[1]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

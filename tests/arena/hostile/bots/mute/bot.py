@@ -1,0 +1,5 @@
+"""Hostile: never opens its socket; sleeps forever."""
+import time
+
+while True:
+    time.sleep(1)

@@ -1,0 +1,80 @@
+"""A worker killed (SIGKILL) in the middle of a match loses nothing: another worker plays the match again and
+it is finished, and rated, exactly once."""
+
+import shutil
+
+import pytest
+
+from conftest import PYTHON_RANDOM_BOT, wait_for
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sandbox, pytest.mark.timeout(180)]
+
+SLOW_DECIDE = '''
+import time
+from arena_bot import Bot, run
+
+
+class SlowRandomBot(Bot):
+    def decide(self, request):
+        time.sleep(0.05)  # slow enough that a match lasts seconds, so the test can kill its worker mid-game
+        return self.rng.randrange(len(request.legal_actions))
+
+
+if __name__ == "__main__":
+    run(SlowRandomBot())
+'''
+
+
+@pytest.fixture
+def slow_bot_dir(tmp_path):
+    folder = tmp_path / "slow"
+    shutil.copytree(PYTHON_RANDOM_BOT, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    (folder / "bot.py").write_text(SLOW_DECIDE)
+    folder.chmod(0o755)
+    tmp_path.chmod(0o755)  # the sandboxed bot's uid must be able to read it
+    return folder
+
+
+def test_killed_worker_match_is_finished_once_by_another(celery_worker, make_user, slow_bot_dir, stale_after):
+    from botregistry.models import Bot, BotVersion
+    from ladders.models import Ladder, Rating
+    from ladders.services import enroll
+    from matches import services
+    from matches.models import Match
+    from matches.tasks import run_match
+
+    ladder = Ladder.objects.create(slug="thebes-2p", name="Thebes 2p", game="thebes", players=2)
+    versions = []
+    for name in ("slow-a", "slow-b"):
+        bot = Bot.objects.create(owner=make_user(), name=name, game="thebes")
+        version = BotVersion.objects.create(bot=bot, number=1, sha256=name, package_dir=str(slow_bot_dir),
+                                            status="ready", runtime="python")
+        Bot.objects.filter(pk=bot.pk).update(active_version=version)
+        enroll(bot)
+        versions.append(version.pk)
+    match = services.create_match(game="thebes", params={"players": 2}, time_control=ladder.time_control.to_dict(),
+                                  versions=versions, ladder=ladder)
+
+    wait_for(lambda: Match.objects.get(pk=match.pk).status == "running", 30, 0.1, "the match to start")
+    first_worker = Match.objects.get(pk=match.pk).worker
+    wait_for(lambda: Match.objects.get(pk=match.pk).heartbeat_at != Match.objects.get(pk=match.pk).started_at,
+             10, 0.1, "a heartbeat")
+    celery_worker.kill()
+    assert Match.objects.get(pk=match.pk).status == "running"  # killed mid-match
+
+    celery_worker.start()
+    # Celery beat's recovery task re-sends it once the dead worker's heartbeat is stale.
+    resent = wait_for(lambda: services.recover_stale(), stale_after + 10, 0.5, "the heartbeat to go stale")
+    assert match.pk in resent
+    wait_for(lambda: Match.objects.get(pk=match.pk).status == "finished", 90, 0.5, "the re-run to finish")
+
+    match.refresh_from_db()
+    assert match.attempts == 2 and match.worker != first_worker
+    assert match.replay_file.exists()
+    assert [r.games for r in Rating.objects.filter(ladder=ladder)] == [1, 1]
+    before = list(Rating.objects.filter(ladder=ladder).values_list("elo", "games"))
+
+    # Delivered once more (the killed worker's message coming back, say): nothing changes.
+    assert run_match.apply(args=[match.pk]).get() == "nothing to do"
+    assert list(Rating.objects.filter(ladder=ladder).values_list("elo", "games")) == before
+    assert Match.objects.get(pk=match.pk).attempts == 2
