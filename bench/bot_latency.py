@@ -39,6 +39,44 @@ from arena.v1 import arena_pb2  # noqa: E402
 
 KITS = {"python": ROOT / "bots/python/random", "node": ROOT / "bots/node/random"}
 
+# The baseline of shared/design/sandbox.md: a bare Python gRPC server, unsandboxed, that does not even parse the
+# request (answers fixed bytes). Measured here under the same load as the kits, for a fair ratio.
+BARE_SERVER = """
+import os, grpc
+from concurrent import futures
+answer = bytes([8, 0])  # DecideResponse{index: 0}
+handler = grpc.method_handlers_generic_handler("arena.v1.Bot", {
+    "Decide": grpc.unary_unary_rpc_method_handler(lambda req, ctx: answer),
+})
+server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+server.add_generic_rpc_handlers((handler,))
+server.add_insecure_port("unix:" + os.environ["ARENA_SOCKET"])
+server.start()
+server.wait_for_termination()
+"""
+
+
+def bare_round_trips(requests: list, calls: int) -> list[float]:
+    import os
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        sock = os.path.join(tmp, "bare.sock")
+        proc = subprocess.Popen([sys.executable, "-c", BARE_SERVER], env={**os.environ, "ARENA_SOCKET": sock})
+        try:
+            deadline = time.monotonic() + 10
+            while not os.path.exists(sock) and time.monotonic() < deadline:
+                time.sleep(0.005)
+            client = BotClient(sock)
+            round_trips(client, requests, 200)
+            out = round_trips(client, requests, calls)
+            client.close()
+            return out
+        finally:
+            proc.kill()
+            proc.wait()
+
 
 def pct(values: list[float], p: float) -> float:
     values = sorted(values)
@@ -130,6 +168,10 @@ def main() -> int:
     report["referee_encode_thebes_ms"] = (time.perf_counter() - t0) * 1000 / len(raw)
     report["thebes_request_bytes_median"] = statistics.median(r.ByteSize() for r in requests)
 
+    bare = bare_round_trips([small], args.calls)
+    report["bare_python_grpc_round_trip_ms_median"] = statistics.median(bare)
+    report["bare_python_grpc_round_trip_ms_p99"] = pct(bare, .99)
+
     for kit in KITS:
         starts = []
         for _ in range(args.starts):
@@ -174,6 +216,8 @@ def main() -> int:
     print(f"bots {'sandboxed' if sandbox else 'unsandboxed'}; {args.calls} calls per figure")
     print(f"in-process random policy: {report['in_process_policy_ms'] * 1000:.1f} µs per decision; referee builds a "
           f"Thebes request ({report['thebes_request_bytes_median']:.0f} B) in {report['referee_encode_thebes_ms']:.3f} ms")
+    print(f"bare Python gRPC server (unsandboxed, no parsing): round trip "
+          f"{report['bare_python_grpc_round_trip_ms_median']:.3f} ms (p99 {report['bare_python_grpc_round_trip_ms_p99']:.3f})")
     for kit in KITS:
         r = report[kit]
         print(f"{kit:6s} start-to-ready {r['start_to_ready_ms_median']:.0f} ms (max {r['start_to_ready_ms_max']:.0f}); "

@@ -81,6 +81,8 @@ def run(workers: int, seconds: float, bots: int) -> float:
         finished = Match.objects.filter(status="finished").count() - start_count
         elapsed = time.monotonic() - t0
         failed = Match.objects.filter(status="failed").count()
+        durations = sorted((m.finished_at - m.started_at).total_seconds()
+                           for m in Match.objects.filter(status="finished"))
     finally:
         for p in processes:
             p.terminate()
@@ -91,9 +93,20 @@ def run(workers: int, seconds: float, bots: int) -> float:
                 p.kill()
         app.control.purge()
     rate = finished * 60 / elapsed
-    print(f"{workers} worker process(es): {finished} matches in {elapsed:.0f} s = {rate:.1f} matches/min"
+    print(f"{workers} worker process(es): {finished} matches in {elapsed:.0f} s = {rate:.1f} matches/min; "
+          f"one match takes {durations[len(durations) // 2]:.2f} s (median)"
           + (f" ({failed} failed)" if failed else ""), flush=True)
     return rate
+
+
+def _forget_queue() -> None:
+    """Remove the private queue's keys from Redis."""
+    import redis
+    from django.conf import settings
+
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    redis.Redis.from_url(settings.CELERY_BROKER_URL).delete(
+        queue, f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}")
 
 
 def main() -> None:
@@ -106,7 +119,10 @@ def main() -> None:
     from arena_site.sandbox_mode import unavailable_reason
     print(f"sandbox: {'on' if unavailable_reason() is None else 'OFF: ' + str(unavailable_reason())}; "
           f"cores: {os.cpu_count()}", flush=True)
-    rates = {n: run(n, args.seconds, args.bots) for n in args.workers}
+    try:
+        rates = {n: run(n, args.seconds, args.bots) for n in args.workers}
+    finally:
+        _forget_queue()
     if 1 in rates and len(rates) > 1:
         for n, rate in rates.items():
             if n != 1:

@@ -198,7 +198,7 @@ def _decide(seat: _Seat, encoder: Encoder, state: State, decision: int, legal: l
         if kind == "timeout":
             seat.bank_ms = 0.0
         if kind == "crash":
-            ended = seat.exit_description(wait_s=0.5)
+            ended = seat.exit_description(wait_s=2.0)
             if ended:
                 message = f"the bot {ended}"
         seat.fault(kind, message, decision)

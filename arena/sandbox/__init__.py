@@ -1,9 +1,15 @@
-"""Running untrusted bots: bubblewrap + cgroups + a uid per bot + rlimits (see shared/design/sandbox.md).
+"""Running untrusted bots: cgroups + a uid per bot + rlimits + bubblewrap + seccomp (see shared/design/sandbox.md).
 
     check_available()                 raises SandboxUnavailable when this host cannot sandbox (says why)
     launch(bot_dir, command, runtime, limits, sandbox=True, env=None) -> BotProcess
     BotProcess: socket_path, wait_for_socket, poll, exit_reason, cpu_seconds, over_cpu_budget, output_tail,
                 close
+
+The modules, in the order a launch uses them: `uids` (a uid leased per bot, across processes), `mounts` (the
+bot's socket tmpfs and the binds of its folder and runtime), `cgroups` (memory, pids, CPU rate and accounting;
+v1 or v2), `seccomp` (the system-call filter), `bwrap` (the command line), `process` (start, watch, explain,
+clean up), `output` (the bounded tail of what the bot prints), `runtimes` (the Python and Node runtimes bound at
+/runtime, built by `arena runtimes install`).
 """
 
 from arena.sandbox.errors import SandboxUnavailable

@@ -116,11 +116,15 @@ class BotCgroups:
     dirs: dict[str, Path]  # controller ("memory", "pids", "cpu", "cpuacct", or "unified") -> directory
 
     @classmethod
-    def create(cls, name: str, limits: SandboxLimits) -> "BotCgroups":
+    def locate(cls, name: str) -> "BotCgroups":
+        """Where the cgroups named `name` are (or would be), without touching them."""
         if is_v2():
-            cg = cls(name, True, {"unified": _v2_base() / "arena" / (PREFIX + name)})
-        else:
-            cg = cls(name, False, {c: p / "arena" / (PREFIX + name) for c, p in _v1_hierarchies().items()})
+            return cls(name, True, {"unified": _v2_base() / "arena" / (PREFIX + name)})
+        return cls(name, False, {c: p / "arena" / (PREFIX + name) for c, p in _v1_hierarchies().items()})
+
+    @classmethod
+    def create(cls, name: str, limits: SandboxLimits) -> "BotCgroups":
+        cg = cls.locate(name)
         cg.remove()  # a leftover of a referee that died with this name (names are leased, so it is stale)
         try:
             cg._make(limits)

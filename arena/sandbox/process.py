@@ -20,7 +20,7 @@ import threading
 import time
 from pathlib import Path
 
-from arena.sandbox import bwrap, runtimes
+from arena.sandbox import bwrap, runtimes, seccomp
 from arena.sandbox.cgroups import BotCgroups
 from arena.sandbox.errors import SandboxUnavailable
 from arena.sandbox.limits import SandboxLimits
@@ -52,7 +52,7 @@ def check_available() -> None:
     if _available:
         return
     advice = "Use --no-sandbox only to run your own bot on your own machine."
-    for tool, package in (("bwrap", "bubblewrap"), ("setpriv", "util-linux"), ("prlimit", "util-linux")):
+    for tool, package in (("bwrap", "bubblewrap"), ("setpriv", "util-linux"), ("dash", "dash")):
         if not (TOOLS_DIR / tool).exists():
             raise SandboxUnavailable(f"{tool} is not installed (apt-get install {package}); the sandbox needs it "
                                      f"to run untrusted bots. {advice}")
@@ -98,12 +98,17 @@ def _launch_sandboxed(bot_dir: Path, command: list[str], runtime: str | None, ru
         mounts.mount(bot_dir, runtime_dir)
         proc.socket_path = str(mounts.socket_dir / SOCKET_NAME)
         proc._cgroups = BotCgroups.create(str(lease.uid), limits)
-        argv = bwrap.command_line(
-            uid=lease.uid, limits=limits, command=command, runtime=runtime, bot_dir=str(mounts.bot_dir),
-            socket_dir=str(mounts.socket_dir), runtime_dir=str(mounts.runtime_dir) if runtime_dir else None,
-            env=env)
-        wrapper_env = {"PATH": "/usr/bin:/bin", "ARENA_CGROUP_PROCS": " ".join(proc._cgroups.procs_files())}
-        proc._start(argv, wrapper_env, cwd="/")
+        filter_fd = seccomp.program_fd()
+        try:
+            argv = bwrap.command_line(
+                uid=lease.uid, limits=limits, command=command, runtime=runtime, bot_dir=str(mounts.bot_dir),
+                socket_dir=str(mounts.socket_dir), runtime_dir=str(mounts.runtime_dir) if runtime_dir else None,
+                env=env, seccomp_fd=filter_fd)
+            wrapper_env = {"PATH": "/usr/bin:/bin", "ARENA_CGROUP_PROCS": " ".join(proc._cgroups.procs_files())}
+            proc._start(argv, wrapper_env, cwd="/", pass_fds=[filter_fd] if filter_fd is not None else [])
+        finally:
+            if filter_fd is not None:
+                os.close(filter_fd)
     except BaseException:
         proc.close()
         raise
@@ -155,17 +160,19 @@ class BotProcess:
         self._over_budget: float | None = None  # CPU seconds seen when the budget was found exceeded
         self._plain_cpu = 0.0
         self._final_cpu: float | None = None
+        self._final_oom_kills: int | None = None
+        self._uid_clear = False  # close() saw no process of the uid left
         self._close_lock = threading.Lock()
         self.closed = False
 
     # ---- start ---------------------------------------------------------------------------------------------
 
-    def _start(self, argv: list[str], env: dict[str, str], cwd: str) -> None:
+    def _start(self, argv: list[str], env: dict[str, str], cwd: str, pass_fds: list[int] = ()) -> None:
         read_fd, write_fd = os.pipe()
         try:
             self._popen = subprocess.Popen(
                 argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=write_fd, stderr=write_fd,
-                start_new_session=True, close_fds=True)
+                pass_fds=tuple(pass_fds), start_new_session=True, close_fds=True)
         except OSError as exc:
             os.close(read_fd)
             self._start_error = f"could not start {argv[0]}: {exc.strerror}"
@@ -190,7 +197,7 @@ class BotProcess:
             if time.monotonic() >= deadline:
                 return False
             time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
-            delay = min(delay * 1.5, 0.01)
+            delay = min(delay * 1.5, 0.002)  # a bot takes ~100 ms to serve: look often, it costs ~50 µs
 
     def _socket_accepts(self) -> bool:
         try:
@@ -243,7 +250,7 @@ class BotProcess:
         if self._over_budget is not None:
             return (f"CPU budget exceeded: used {self._over_budget:.1f} s of CPU, the match allows "
                     f"{limits.cpu_seconds} s")
-        if self._cgroups is not None and self._cgroups.oom_kills() > 0:
+        if self._oom_kills() > 0:
             return f"killed by the OOM killer (memory limit {limits.memory_mb} MB)"
         if self._stopped_by_referee:
             return "stopped by the referee"
@@ -268,6 +275,11 @@ class BotProcess:
         if self.sandboxed and rc in (1, 125) and tail.lstrip().startswith("bwrap:"):
             return "the sandbox could not start the bot: " + tail.strip().splitlines()[0][len("bwrap:"):].strip()
         return f"exited with code {rc}"
+
+    def _oom_kills(self) -> int:
+        if self._final_oom_kills is not None:
+            return self._final_oom_kills
+        return self._cgroups.oom_kills() if self._cgroups is not None else 0
 
     def cpu_seconds(self) -> float:
         """CPU time (user + system) of the bot and all its children since it started."""
@@ -328,19 +340,23 @@ class BotProcess:
                 if self._cgroups is not None:
                     self._cgroups.kill_all()
                 if self.uid is not None:
-                    kill_uid(self.uid)
-                    self._wait_for_zombies()
+                    self._uid_clear = self._wait_for_uid_gone()
                 if self._output is not None:
                     self._output.join(2.0)
             finally:
                 self._remove_traces()
 
-    def _wait_for_zombies(self, timeout: float = 3.0) -> None:
-        """When a bot exits by itself, bwrap's outer process exits without reaping the sandbox's pid 1, which
-        the host's init then reaps in its own time (up to ~1 s here). Wait for that, so that no process entry of
-        the bot's uid is left when close() returns."""
+    def _wait_for_uid_gone(self, timeout: float = 3.0) -> bool:
+        """Make sure no process of the bot's uid is left, not even a zombie: the cgroups hold every descendant,
+        but without tini as the sandbox's pid 1, a bot that exits by itself leaves bwrap's own init as a zombie
+        for the host's init to reap in its own time (up to ~1-2 s here). One /proc scan when all is well."""
         deadline = time.monotonic() + timeout
-        while processes_of_uid(self.uid, zombies=True) and time.monotonic() < deadline:
+        while True:
+            if not processes_of_uid(self.uid, zombies=True):
+                return True
+            if time.monotonic() > deadline:
+                return False
+            kill_uid(self.uid, timeout=0.5)  # zombies ignore it; anything alive (it should not be) dies
             time.sleep(0.01)
 
     def _kill(self) -> None:
@@ -377,7 +393,9 @@ class BotProcess:
     def _remove_traces(self) -> None:
         errors: list[str] = []
         if self._cgroups is not None:
-            self._final_cpu = self._cgroups.cpu_seconds()  # the cgroup, and its count, are about to go
+            # the cgroups, and their counts, are about to go
+            self._final_cpu = self._cgroups.cpu_seconds()
+            self._final_oom_kills = self._cgroups.oom_kills()
             try:
                 if not self._cgroups.remove():
                     errors.append(f"cgroups of {self._cgroups.name} still busy")
@@ -391,9 +409,10 @@ class BotProcess:
         if self._tmpdir is not None:
             shutil.rmtree(self._tmpdir, ignore_errors=True)
         if self._lease is not None:
-            if self.uid is not None and processes_of_uid(self.uid):
+            if self.uid is not None and not self._uid_clear and processes_of_uid(self.uid, zombies=True):
                 errors.append(f"processes of uid {self.uid} survived")
-            self._lease.release()  # the next holder kills any survivor before using the uid
+            # the next holder of the uid scans for (and kills) survivors unless the lease was left clean
+            self._lease.release(clean=not errors)
         if errors:
             # a host problem (nothing a bot can cause once its processes are dead): said loudly, but a match
             # result is never lost for it; the next holder of the uid cleans up again before using it

@@ -7,7 +7,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class ThebesAction(_message.Message):
-    __slots__ = ("kind", "card", "site", "weeks", "zeppelin", "rumors", "assistant", "shovel", "permission", "text")
+    __slots__ = ("kind", "card", "site", "weeks", "zeppelin", "rumors", "assistant", "shovel", "permission", "text", "no_car")
     KIND_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
     SITE_FIELD_NUMBER: _ClassVar[int]
@@ -18,6 +18,7 @@ class ThebesAction(_message.Message):
     SHOVEL_FIELD_NUMBER: _ClassVar[int]
     PERMISSION_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
+    NO_CAR_FIELD_NUMBER: _ClassVar[int]
     kind: str
     card: str
     site: str
@@ -28,7 +29,8 @@ class ThebesAction(_message.Message):
     shovel: bool
     permission: bool
     text: str
-    def __init__(self, kind: _Optional[str] = ..., card: _Optional[str] = ..., site: _Optional[str] = ..., weeks: _Optional[int] = ..., zeppelin: _Optional[bool] = ..., rumors: _Optional[bool] = ..., assistant: _Optional[bool] = ..., shovel: _Optional[bool] = ..., permission: _Optional[bool] = ..., text: _Optional[str] = ...) -> None: ...
+    no_car: bool
+    def __init__(self, kind: _Optional[str] = ..., card: _Optional[str] = ..., site: _Optional[str] = ..., weeks: _Optional[int] = ..., zeppelin: _Optional[bool] = ..., rumors: _Optional[bool] = ..., assistant: _Optional[bool] = ..., shovel: _Optional[bool] = ..., permission: _Optional[bool] = ..., text: _Optional[str] = ..., no_car: _Optional[bool] = ...) -> None: ...
 
 class ThebesCard(_message.Message):
     __slots__ = ("id", "kind", "city", "weeks", "site", "value")

@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "arena_site",  # for its management commands (`up`)
     "accounts",
     "botregistry",
@@ -129,6 +130,15 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Bots, versions, ladders, leaderboards, matches, replays and challenges.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "VersionStatusEnum": "botregistry.models.BotVersion.Status",
+        "MatchStatusEnum": "matches.models.Match.Status",
+        **({"TournamentStatusEnum": "tournaments.models.Tournament.Status"}
+           if "tournaments" in INSTALLED_APPS else {}),
+    },
 }
 
 # --- Celery ---------------------------------------------------------------------------------------------------

@@ -9,8 +9,11 @@ from rest_framework import permissions, serializers, viewsets
 from arena import games
 from botregistry.models import Bot
 
-from . import services
+from . import schedule, services
 from .models import Entry, Game, Round, Tournament
+
+
+MAX_ROUND_ROBIN_GAMES = 2000  # every k-subset of the field is a table: this grows as n^k
 
 
 class StaffWritesAnyoneReads(permissions.BasePermission):
@@ -83,6 +86,14 @@ class TournamentSerializer(serializers.ModelSerializer):
                 raise serializers.ValidationError({"bots": f"these bots play another game: {', '.join(wrong)}"})
             if len(set(b.pk for b in bots)) != len(bots):
                 raise serializers.ValidationError({"bots": "a bot is listed twice"})
+            if fmt == Tournament.Format.ROUND_ROBIN and len(bots) >= players:
+                games_total = schedule.round_robin_games(
+                    len(bots), players, games_per_pairing=attrs.get("games_per_pairing", 1),
+                    duplicate=attrs.get("duplicate", False))
+                if games_total > MAX_ROUND_ROBIN_GAMES:
+                    raise serializers.ValidationError({"format": (
+                        f"a round robin of {len(bots)} bots at {players}-player tables is {games_total} games "
+                        f"(at most {MAX_ROUND_ROBIN_GAMES}): use Swiss, or fewer entrants")})
         return attrs
 
     @transaction.atomic
@@ -118,7 +129,6 @@ class TournamentDetailSerializer(TournamentSerializer):
 
 class TournamentViewSet(viewsets.ModelViewSet):
     permission_classes = [StaffWritesAnyoneReads]
-    filterset_fields = None
 
     def get_queryset(self):
         qs = Tournament.objects.all()

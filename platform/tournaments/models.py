@@ -38,8 +38,8 @@ class Tournament(models.Model):
                                                              "with one seed, scored together.")
     games_per_pairing = models.PositiveSmallIntegerField(default=1)
     rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True,
-                                                      help_text="Swiss only: rounds to play (default log of "
-                                                                "the field).")
+                                                      help_text="Swiss: rounds to play (default: log of the "
+                                                                "field); set for every format at the start.")
     starts_at = models.DateTimeField()
     decision_ms = models.PositiveIntegerField(default=TimeControl.decision_ms)
     bank_ms = models.PositiveIntegerField(default=TimeControl.bank_ms)
@@ -74,14 +74,15 @@ class Tournament(models.Model):
     @property
     def total_rounds(self) -> int | None:
         """Rounds the tournament will have, when known in advance (knockout: once entries are locked)."""
+        if self.rounds_planned:
+            return self.rounds_planned  # set for every format when the tournament starts
         n = self.entries.count()
         if n < self.players:
             return None
         if self.format == self.Format.SWISS:
-            return self.rounds_planned or schedule.swiss_rounds(n, self.players)
+            return schedule.swiss_rounds(n, self.players)
         if self.format == self.Format.ROUND_ROBIN:
-            ids = list(range(n))
-            return len(schedule.round_robin(ids, self.players, seed=self.seed))
+            return None  # known once the schedule is made at the start
         size = 1
         rounds = 0
         while size < n:
@@ -95,7 +96,7 @@ class Entry(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     bot = models.ForeignKey("botregistry.Bot", on_delete=models.CASCADE, related_name="tournament_entries")
-    version = models.ForeignKey("botregistry.BotVersion", null=True, blank=True, on_delete=models.PROTECT,
+    version = models.ForeignKey("botregistry.BotVersion", null=True, blank=True, on_delete=models.RESTRICT,
                                 related_name="tournament_entries")
     seeding = models.PositiveIntegerField(default=0, help_text="1 = top seed; set at the start.")
     forfeit_reason = models.TextField(blank=True, default="")

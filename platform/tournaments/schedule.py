@@ -25,6 +25,7 @@ multiplayer Elo, so a 2-player and a 4-player tournament read the same way.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import math
@@ -141,9 +142,22 @@ def _seat_order(group: Sequence[Entrant], seat_counts: dict[Entrant, Counter]) -
 
 def round_robin(entrants: Sequence[Entrant], players: int, *, games_per_pairing: int = 1,
                 duplicate: bool = False, seed: int = 0) -> list[Round]:
-    """The whole round-robin schedule. Every pair of entrants meets the same number of times."""
+    """The whole round-robin schedule. Every pair of entrants meets the same number of times.
+    Deterministic, and memoised: a tournament asks for it once per round."""
+    _check(list(entrants), players)
+    return list(_round_robin(tuple(entrants), players, games_per_pairing, duplicate, seed))
+
+
+def round_robin_games(n_entrants: int, players: int, *, games_per_pairing: int = 1, duplicate: bool = False) -> int:
+    """How many games a round robin of this size plays (every k-subset for k > 2), without building it."""
+    tables = math.comb(n_entrants, players)
+    return tables * games_per_pairing * (players if duplicate else 1)
+
+
+@functools.lru_cache(maxsize=64)
+def _round_robin(entrants: tuple, players: int, games_per_pairing: int, duplicate: bool,
+                 seed: int) -> tuple[Round, ...]:
     entrants = list(entrants)
-    _check(entrants, players)
     if players == 2:
         groups_by_round = _circle(entrants)
     else:
@@ -156,7 +170,7 @@ def round_robin(entrants: Sequence[Entrant], players: int, *, games_per_pairing:
             tables += _expand(group, seed, f"r{number}t{t + 1}", games_per_pairing, duplicate)
         playing = {e for g in groups for e in g}
         rounds.append(Round(number, tuple(tables), tuple(e for e in entrants if e not in playing)))
-    return rounds
+    return tuple(rounds)
 
 
 def _balance_seats(groups_by_round: list[list[tuple]]) -> list[list[tuple]]:

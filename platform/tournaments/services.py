@@ -7,6 +7,7 @@ after-match hook may both call `advance` at any time, as often as they like.
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import asdict
 from datetime import datetime
 
@@ -59,7 +60,8 @@ def start(tournament_id: int, now: datetime | None = None) -> bool:
             e.seeding = position
         Entry.objects.bulk_update(entries, ["version", "forfeit_reason", "seeding"])
         t.status, t.started_at = Tournament.Status.RUNNING, now
-        t.save(update_fields=["status", "started_at"])
+        t.rounds_planned = _rounds_planned(t, [e.id for e in sorted(entries, key=lambda e: e.seeding)])
+        t.save(update_fields=["status", "started_at", "rounds_planned"])
         _next_round(t)
     return True
 
@@ -132,6 +134,15 @@ def _next_round(t: Tournament, now: datetime | None = None) -> None:
         _next_round(t, now)
 
 
+def _rounds_planned(t: Tournament, ids: list[int]) -> int:
+    if t.format == Tournament.Format.ROUND_ROBIN:
+        return len(schedule.round_robin(ids, t.players, games_per_pairing=t.games_per_pairing,
+                                        duplicate=t.duplicate, seed=t.seed))
+    if t.format == Tournament.Format.SWISS:
+        return t.rounds_planned or schedule.swiss_rounds(len(ids), t.players)
+    return max(1, math.ceil(math.log2(len(ids))))
+
+
 def _plan(t: Tournament, ids: list[int], results: list[schedule.GameResult], number: int,
           entries: list[Entry]) -> schedule.Round | None:
     kwargs = dict(games_per_pairing=t.games_per_pairing, duplicate=t.duplicate, seed=t.seed)
@@ -139,7 +150,7 @@ def _plan(t: Tournament, ids: list[int], results: list[schedule.GameResult], num
         rounds = schedule.round_robin(ids, t.players, **kwargs)
         return rounds[number - 1] if number <= len(rounds) else None
     if t.format == Tournament.Format.SWISS:
-        if number > (t.rounds_planned or schedule.swiss_rounds(len(ids), t.players)):
+        if number > t.rounds_planned:
             return None
         return schedule.swiss_round(ids, t.players, results, number, byes_so_far={e.id: e.byes for e in entries},
                                     bye_points=SWISS_BYE_POINTS, **kwargs)

@@ -17,7 +17,12 @@ from django.conf import settings
 from arena import replay as replays
 from matches.models import Match
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
+
+# Games whose every decision is public: a seat's view may show the other seats' actions and events as they
+# happened. In any other game (Minos: cards chosen from a hand, simultaneous choices) a seat's view shows that
+# another seat decided, not what: the observations carry what the seat learnt.
+PUBLIC_ACTION_GAMES = frozenset({"thebes"})
 
 
 class NoReplay(LookupError):
@@ -53,7 +58,7 @@ def frames_gz(match: Match, seat: int | None) -> bytes:
         "seats": replay["header"]["seats"],
         "seat": seat,
         "result": replay.get("result"),
-        "frames": replays.frames(replay, seat),
+        "frames": _redact(replays.frames(replay, seat), seat, replay["header"]["game"]),
     }
     data = gzip.compress(json.dumps(payload, separators=(",", ":")).encode(), compresslevel=6, mtime=0)
     cache.parent.mkdir(parents=True, exist_ok=True)
@@ -61,6 +66,15 @@ def frames_gz(match: Match, seat: int | None) -> bytes:
     tmp.write_bytes(data)
     os.replace(tmp, cache)
     return data
+
+
+def _redact(frames: list[dict], seat: int | None, game: str) -> list[dict]:
+    if seat is None or game in PUBLIC_ACTION_GAMES:
+        return frames
+    for f in frames:
+        if f["seat"] is not None and f["seat"] != seat:
+            f["action"], f["events"] = None, []
+    return frames
 
 
 def _cache_path(match: Match, seat: int | None) -> Path:

@@ -185,6 +185,27 @@ def celery_worker(django_db_setup, django_db_blocker, tmp_path_factory):
     worker.start()
     yield worker
     worker.stop()
+    app.control.purge()
+    _forget_unacked(settings.CELERY_BROKER_URL, settings.CELERY_TASK_DEFAULT_QUEUE)
+
+
+def _forget_unacked(broker_url: str, queue: str) -> None:
+    """Drop what a killed worker left unacknowledged on our private queue: kombu would hand it back to this
+    queue an hour later, and nobody listens to it any more."""
+    import json
+
+    import redis
+
+    client = redis.Redis.from_url(broker_url)
+    for tag, raw in client.hgetall("unacked").items():
+        try:
+            routing_key = json.loads(raw)[2]
+        except (ValueError, IndexError, TypeError):
+            continue
+        if routing_key == queue:
+            client.hdel("unacked", tag)
+            client.zrem("unacked_index", tag)
+    client.delete(f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}", queue)
 
 
 @pytest.fixture

@@ -61,3 +61,19 @@ def test_upload_validate_play_and_rank(celery_worker, client_for, make_user, ano
     data = json.loads(gzip.decompress(b"".join(replay.streaming_content)))
     assert data["format"] == "arena-replay" and data["header"]["seed"] == detail["seed"]
     assert [s["sha256"] for s in data["header"]["seats"]] == [s["sha256"] for s in data["result"]["seats"]]
+
+
+def test_a_broken_upload_fails_validation_with_a_reason(celery_worker, client_for, make_user):
+    client = client_for(make_user("carol"))
+    bot = client.post("/api/bots/", {"name": "broken", "game": "thebes"}, format="json").json()
+    files = bot_files(name="broken")
+    files["bot.py"] = b"raise SystemExit('I forgot to write my bot')\n"
+    version = upload(client, bot["id"], zip_bytes(files)).json()
+
+    state = wait_for(lambda: (s := client.get(f"/api/versions/{version['id']}/").json())["status"]
+                     not in ("pending", "validating") and s, 60, 0.5, "validation")
+    assert state["status"] == "failed"
+    assert state["status_reason"]  # in words, e.g. that the bot exited before serving
+    assert "I forgot to write my bot" in state["validation_log"]
+    detail = client.get(f"/api/bots/{bot['id']}/").json()
+    assert detail["active_version"] is None and "no ready version" in detail["status"]

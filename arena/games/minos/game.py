@@ -14,7 +14,7 @@ class MinosGame(Game):
     name: ClassVar[str] = "minos"
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 4
-    engine_version: ClassVar[str] = "minos-1.0"
+    engine_version: ClassVar[str] = "minos-1"
     #: solo only: Rhadamanthus' starting VP handicap (standard 0, veteran 15, legendary 30) [D-37]
     default_options: ClassVar[dict[str, Any]] = {"difficulty": "standard"}
 

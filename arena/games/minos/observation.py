@@ -112,8 +112,11 @@ def observe(st: "MinosState", seat: int | None) -> dict[str, Any]:
                             "row": row, "slot": slot, "retrieved": d in st.retrieved})
     if st.turn is not None:
         tr = st.turn
+        owner = st.players[tr["seat"]]
+        sees = omni or seat == tr["seat"]
+        traits = [c if sees or c in owner["palace_open"] else "" for c in tr["traits"]]  # D-35: no hidden ids
         obs["turn"] = {"seat": tr["seat"], "die": tr["die"], "row": tr["row"], "slot": tr["slot"],
-                       "strength": tr["strength"], "bonus_pending": tr["bonus"], "traits": list(tr["traits"]),
+                       "strength": tr["strength"], "bonus_pending": tr["bonus"], "traits": traits,
                        "main": tr["main"], "action": tr["action"], "points": tr["points"],
                        "pre_bonus": tr["pre"], "extras_used": list(tr["extras"])}
     if st.queue:

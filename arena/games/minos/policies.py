@@ -6,9 +6,8 @@ Policies only read the observation dict and the legal actions (`arena/games/poli
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from typing import Any
 
-from arena.games.base import Action
 from arena.games.minos import data as D
 from arena.games.policy import Policy, RandomPolicy
 

@@ -15,6 +15,7 @@ seats, plus map seat 1 for Rhadamanthus in solo games (`BOT`).
 
 from __future__ import annotations
 
+import copy
 import functools
 import itertools
 import pickle
@@ -23,6 +24,8 @@ from typing import Any
 from arena.games.base import TERMINAL, Event, IllegalAction, State, rank_by_keys
 from arena.games.minos import data as D
 from arena.games.minos.actions import MinosAction
+from arena.games.minos.observation import observe
+from arena.games.minos.rhadamanthus import bot_draft, bot_turn
 from arena.games.minos.rng import SplitMix64
 
 BOT = 1  # the map seat of Rhadamanthus in solo games
@@ -33,9 +36,16 @@ BOT_PARTS = ["handicap", "vases", "track_bonus", "cities", "fights", "fallback",
              "final_combat", "face_down_cards", "face_up_cards", "ships"]
 EFFECT_CHOICE_OPS = {"temp_good", "perm_good", "draw_card", "track", "deploy", "march", "ship_step", "_forage",
                      "_trade"}
-SIMULTANEOUS = {"keep", "groups", "groups_apply", "income", "palace"}
 
 A = MinosAction
+_ACTIONS: dict[str, MinosAction] = {}  # actions are values: one shared instance per text (bounded cache)
+
+
+def _intern(text: str) -> MinosAction:
+    a = MinosAction(text)
+    if len(_ACTIONS) < 50_000:
+        _ACTIONS[text] = a
+    return a
 
 
 def _new_player(seat: int) -> dict[str, Any]:
@@ -106,7 +116,6 @@ class MinosState(State):
         self.first = 0
         self.final_regions: list[int] = []
         self.final_order: list[int] = []
-        self.result: dict[str, Any] = {}
         # dice
         self.dice: dict[str, list] = {}  # id -> [colour, value]
         for colour in D.COLOURS:
@@ -392,7 +401,7 @@ class MinosState(State):
         return self.phase
 
     def legal_actions(self) -> list[MinosAction]:
-        return [A(t) for t in self._legal_texts()]
+        return [_ACTIONS.get(t) or _intern(t) for t in self._legal_texts()]
 
     def _legal_texts(self) -> list[str]:
         # cached until the next apply(): policies ask, then apply() checks the same list
@@ -483,7 +492,6 @@ class MinosState(State):
             s = order[self.step_i % len(order)]
             if self._human(s):
                 return True
-            from arena.games.minos.rhadamanthus import bot_draft
             bot_draft(self)
             self.step_i += 1
         # draft over: progress tracks (simultaneous)
@@ -524,7 +532,6 @@ class MinosState(State):
                 return True
             s = self._turn_seat()
             if not self._human(s):
-                from arena.games.minos.rhadamanthus import bot_turn
                 bot_turn(self)
                 self.step_i += 1
                 self._checkpoint()  # a bot move can make a human dominant (it returns warriors)
@@ -1169,9 +1176,11 @@ class MinosState(State):
         if "craft" not in tr["extras"]:
             out += [f"extra:craft:{g}" for g in D.GOODS if p["temp"][g] >= 3 and self._perm_available(g)]
         if "fight" not in tr["extras"]:
-            out += [f"extra:fight:{r}" for r in sorted(self.regions)
-                    if self.regions[r]["w"][s] and self.regions[r]["sea"]
-                    and p["weapons"] >= self._fight_cost(s, self.regions[r]["sea"][-1])]
+            discount = self.mods(s)["fight_discount"]
+            for r in sorted(self.regions):
+                reg = self.regions[r]
+                if reg["w"][s] and reg["sea"] and p["weapons"] >= max(1, D.SEA[reg["sea"][-1]]["weapons"] - discount):
+                    out.append(f"extra:fight:{r}")
         if "barter" not in tr["extras"] and p["coins"] >= 3:
             out += [f"extra:barter:{g}" for g in D.GOODS]
         if not tr["bonus"] and not tr["traits"] and tr["main"] == "done":
@@ -1454,7 +1463,6 @@ class MinosState(State):
 
     @classmethod
     def from_json(cls, game, data: dict[str, Any]) -> "MinosState":
-        import copy
         new = cls(game)
         d = copy.deepcopy(data)
         new.regions = {int(r): reg for r, reg in d.pop("regions")}
@@ -1463,5 +1471,4 @@ class MinosState(State):
         return new
 
     def observation(self, seat: int | None) -> dict[str, Any]:
-        from arena.games.minos.observation import observe
         return observe(self, seat)

@@ -1,15 +1,16 @@
 """Thebes actions: immutable value types with one canonical text form.
 
 Text grammar (tokens separated by one space, flags in this fixed order):
-    take <card>       [zeppelin]                      take a displayed researcher card, e.g. "take R23"
-    exhibit <card>    [zeppelin]                      carry out a displayed exhibition, e.g. "exhibit X03 zeppelin"
-    exchange          [zeppelin]                      exchange the 4 displayed cards at Warsaw
-    dig <site> <weeks> [zeppelin] [rumors] [assistant] [shovel] [permission]
+    take <card>       [zeppelin|nocar]                take a displayed researcher card, e.g. "take R23"
+    exhibit <card>    [zeppelin|nocar]                carry out a displayed exhibition, e.g. "exhibit X03 zeppelin"
+    exchange          [zeppelin|nocar]                exchange the 4 displayed cards at Warsaw
+    dig <site> <weeks> [zeppelin] [rumors] [assistant] [shovel] [permission] [nocar]
                                                       excavate, naming the one-use cards spent
     retire                                            move straight to the end space (final year)
 `zeppelin` spends a zeppelin card to make the trip free; `rumors` the site's rumors card (+2 specialized
 knowledge); `assistant` / `shovel` a single assistant / shovel card (+1 knowledge / +1 token); `permission` a
-special permission card (dig although the site's permit is used this year).
+special permission card (dig although the site's permit is used this year); `nocar` declines the car on a trip
+of 3+ segments (seed 003: the car shortens a trip "if used"), so the trip costs its full length.
 
 Every action that can exist is built once at import (`ALL_ACTIONS`), so parsing is a dict lookup and
 `legal_actions()` only slices precomputed tuples.
@@ -26,10 +27,14 @@ TAKE, EXHIBIT, EXCHANGE, DIG, RETIRE = range(5)
 KIND_NAMES = ("take", "exhibit", "exchange", "dig", "retire")
 _KIND_INDEX = {name: i for i, name in enumerate(KIND_NAMES)}
 
-F_ZEPPELIN, F_RUMORS, F_ASSISTANT, F_SHOVEL, F_PERMISSION = 1, 2, 4, 8, 16
-FLAG_NAMES = ("zeppelin", "rumors", "assistant", "shovel", "permission")
-_FLAG_BITS = {name: 1 << i for i, name in enumerate(FLAG_NAMES)}
-ALL_FLAGS = 31
+F_ZEPPELIN, F_RUMORS, F_ASSISTANT, F_SHOVEL, F_PERMISSION, F_NOCAR = 1, 2, 4, 8, 16, 32
+FLAG_NAMES = ("zeppelin", "rumors", "assistant", "shovel", "permission", "nocar")
+#: the protocol message's field for each flag (same order as FLAG_NAMES)
+FLAG_FIELDS = ("zeppelin", "rumors", "assistant", "shovel", "permission", "no_car")
+_FIELD_BITS = {name: 1 << i for i, name in enumerate(FLAG_FIELDS)}
+ALL_FLAGS = 63
+#: the travel flags: a trip is flown (zeppelin), driven (neither: the car applies if held) or declines the car
+TRAVEL_FLAGS = (0, F_NOCAR, F_ZEPPELIN)
 
 
 def _name(names: tuple[str, ...], i: int) -> str:
@@ -93,6 +98,7 @@ class ThebesAction(Action):
             "assistant": bool(f & F_ASSISTANT),
             "shovel": bool(f & F_SHOVEL),
             "permission": bool(f & F_PERMISSION),
+            "no_car": bool(f & F_NOCAR),
             "text": self._text,
         }
 
@@ -104,12 +110,17 @@ def _build() -> tuple[dict[str, ThebesAction], dict, dict, tuple, tuple]:
         by_text[str(action)] = action
         return action
 
-    take = {(c, z): add(ThebesAction(TAKE, card=c, flags=z)) for c in range(N_RESEARCHERS) for z in (0, F_ZEPPELIN)}
+    def add_dig(action: ThebesAction) -> ThebesAction:
+        # a flown trip cannot also decline the car: that combination is no action (the table keeps a
+        # placeholder so that DIG_ACTIONS stays indexable by flags)
+        return action if action.flags & F_ZEPPELIN and action.flags & F_NOCAR else add(action)
+
+    take = {(c, z): add(ThebesAction(TAKE, card=c, flags=z)) for c in range(N_RESEARCHERS) for z in TRAVEL_FLAGS}
     exhibit = {(c, z): add(ThebesAction(EXHIBIT, card=c, flags=z))
-               for c in range(N_RESEARCHERS, len(CARD_IDS)) for z in (0, F_ZEPPELIN)}
-    exchange = tuple(add(ThebesAction(EXCHANGE, flags=z)) for z in (0, F_ZEPPELIN))
+               for c in range(N_RESEARCHERS, len(CARD_IDS)) for z in TRAVEL_FLAGS}
+    exchange = {z: add(ThebesAction(EXCHANGE, flags=z)) for z in TRAVEL_FLAGS}
     # DIG_ACTIONS[site][flags][weeks - 1]
-    dig = tuple(tuple(tuple(add(ThebesAction(DIG, site=s, weeks=w, flags=f)) for w in range(1, WEEKS_MAX + 1))
+    dig = tuple(tuple(tuple(add_dig(ThebesAction(DIG, site=s, weeks=w, flags=f)) for w in range(1, WEEKS_MAX + 1))
                       for f in range(ALL_FLAGS + 1)) for s in range(len(SITES)))
     retire = add(ThebesAction(RETIRE))
     return by_text, take, exhibit, exchange, dig, retire
@@ -127,8 +138,8 @@ def parse_action(text: str) -> ThebesAction:
     except (KeyError, TypeError):
         pass
     raise ActionParseError(f"not a Thebes action: {text!r} (forms: 'take R23', 'exhibit X03', 'exchange', "
-                           f"'dig egypt 5 [zeppelin] [rumors] [assistant] [shovel] [permission]', 'retire', "
-                           f"with 'zeppelin' after take/exhibit/exchange to fly)")
+                           f"'dig egypt 5 [zeppelin] [rumors] [assistant] [shovel] [permission] [nocar]', "
+                           f"'retire', with 'zeppelin' or 'nocar' after take/exhibit/exchange)")
 
 
 def action_from_dict(d: dict[str, Any]) -> ThebesAction:
@@ -136,7 +147,7 @@ def action_from_dict(d: dict[str, Any]) -> ThebesAction:
     ActionParseError if it describes none. The optional "text" key is ignored: the fields are authoritative."""
     try:
         kind = _KIND_INDEX[d.get("kind", "")]
-        flags = sum(bit for name, bit in _FLAG_BITS.items() if d.get(name))
+        flags = sum(bit for name, bit in _FIELD_BITS.items() if d.get(name))
         card = CARD_INDEX[d["card"]] if d.get("card") else -1
         site = SITE_INDEX[d["site"]] if d.get("site") else -1
         weeks = int(d.get("weeks") or 0)

@@ -69,7 +69,22 @@ def year_week(time: int) -> tuple[int, int]:
 
 END_TIME: int = to_time(DATA["setup"]["end"]["year"], DATA["setup"]["end"]["week"])  # week 1 of 1904
 FINAL_YEAR_TIME: int = END_TIME - WEEKS_PER_YEAR  # week 1 of 1903: retiring is allowed from here on
-START_TIME: dict[int, int] = {int(n): to_time(v["year"], v["week"]) for n, v in DATA["setup"]["start"].items()}
+#: START_YEAR_WEEK[players]: where the markers start. The seeds speak here and override data.json's "week 1":
+#: with 2 or 4 players the markers start on the start space, before week 1 (seed 001 "Place all time markers in
+#: a stack on the start space (with 2 or 4 players). With 3 players, place the time markers on space 16"; seed
+#: 003 puts them on "0"), so a first action of w weeks ends on week w. Week 0 stands for the start space.
+START_YEAR_WEEK: dict[int, tuple[int, int]] = {
+    int(n): (v["year"], v["week"] if int(n) == 3 else 0) for n, v in DATA["setup"]["start"].items()}
+#: START_TIME[players]: the markers' start time (the start space of 1901 is time -1, of 1902 time 51).
+START_TIME: dict[int, int] = {n: to_time(y, w) for n, (y, w) in START_YEAR_WEEK.items()}
+EARLIEST_TIME: int = min(START_TIME.values())
+
+
+def marker_year_week(time: int, players: int) -> tuple[int, int]:
+    """The (year, week) a marker shows: week 0 of the start year while it stands on the start space."""
+    if time == START_TIME[players]:
+        return START_YEAR_WEEK[players]
+    return year_week(time)
 PERMITS_PER_PLAYER: int = DATA["setup"]["permits_per_player"]
 
 # --- time wheel ----------------------------------------------------------------------------------------------

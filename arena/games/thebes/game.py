@@ -17,7 +17,7 @@ class ThebesGame(Game):
     min_players = 2
     max_players = 4
     # Bump whenever a rule or the RNG use changes in a way that could change any replay.
-    engine_version = "thebes-1"
+    engine_version = "thebes-2"
     default_options: dict[str, Any] = {}
 
     def new_state(self, seed: int) -> ThebesState:

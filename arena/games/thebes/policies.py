@@ -63,7 +63,7 @@ class GreedyPolicy(Policy):
             site = act["site"]
             gain = self._dig_gain(obs, me, act)
             weeks, dest = act["weeks"], SITE_PLACE[SITE_INDEX[site]]
-        travel = 0 if act["zeppelin"] else _trip(me, dest)
+        travel = 0 if act["zeppelin"] else _trip(me, dest, act["no_car"])
         if act["zeppelin"]:
             gain -= _SPENT_CARD_COST
         return gain / (travel + weeks)
@@ -104,9 +104,9 @@ class GreedyPolicy(Policy):
         return gain - _SPENT_CARD_COST * spent
 
 
-def _trip(me: dict[str, Any], dest: int) -> int:
+def _trip(me: dict[str, Any], dest: int, no_car: bool = False) -> int:
     d = DIST[PLACE_INDEX[me["place"]]][dest]
-    if me["cars"] and d >= CAR_MIN_SEGMENTS:
+    if me["cars"] and d >= CAR_MIN_SEGMENTS and not no_car:
         d -= CAR_SAVES
     return d
 

@@ -10,7 +10,8 @@ Representation (chosen for speed: search bots call `legal_actions`, `apply` and 
 - the legal-action list is cached until the state changes; actions are interned (see actions.py).
 
 Time: a marker's `time` is weeks since week 1 of 1901 (year = 1901 + time // 52, week = time % 52 + 1);
-the end space, week 1 of 1904, is END_TIME = 156.
+the end space, week 1 of 1904, is END_TIME = 156. With 2 or 4 players the markers start on the start space
+("week 0" of the start year: time -1 or 51), so a first action of w weeks ends on week w.
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 from arena.games.base import TERMINAL, Event, IllegalAction, State, rank_by_keys
 from arena.games.thebes import scoring
 from arena.games.thebes.actions import (DIG, DIG_ACTIONS, EXCHANGE, EXCHANGE_ACTIONS, EXHIBIT, EXHIBIT_ACTIONS,
-                                        F_ASSISTANT, F_PERMISSION, F_RUMORS, F_SHOVEL, F_ZEPPELIN, RETIRE,
+                                        F_ASSISTANT, F_NOCAR, F_PERMISSION, F_RUMORS, F_SHOVEL, F_ZEPPELIN, RETIRE,
                                         RETIRE_ACTION, TAKE, TAKE_ACTIONS, VALID_KEYS, ThebesAction)
-from arena.games.thebes.data import (ASSISTANT_BONUS, BONUS_ARTIFACT_VALUE,
+from arena.games.thebes.data import (ASSISTANT_BONUS, BONUS_ARTIFACT_VALUE, CAR_MIN_SEGMENTS,
                                      CARD_CITY, CARD_IDS, CARD_INDEX, CARD_KIND, CARD_SITE, CARD_VALUE,
                                      CARD_WEEKS, DIRT, DISPLAY_SLOTS, DIST, END_TIME, EXHIBITION_REQ,
                                      EXHIBITION_SIZE, EXHIBITION_SLOTS, FINAL_YEAR_TIME, GENERAL_TOKEN,
@@ -31,7 +32,8 @@ from arena.games.thebes.data import (ASSISTANT_BONUS, BONUS_ARTIFACT_VALUE,
                                      KNOWLEDGE_CAP, LARGE_EXHIBITIONS, N_CARDS, N_RESEARCHERS, PLACE_INDEX,
                                      PLACES, SHOVEL_BONUS, SITE_INDEX, SITE_PLACE, SITES, SMALL_EXHIBITIONS,
                                      SPECIALIZED_TOKEN0, START_BAGS, START_PLACE, START_TIME, WARSAW,
-                                     TRIP, WEEKS_PER_YEAR, WHEEL, WHEEL_MIN_WEEKS, parse_token, token_name, year_week)
+                                     TRIP, WEEKS_PER_YEAR, WHEEL, WHEEL_MIN_WEEKS, EARLIEST_TIME, marker_year_week,
+                                     parse_token, token_name, year_week)
 from arena.games.thebes.rng import SplitMix64
 
 if TYPE_CHECKING:
@@ -203,12 +205,12 @@ class ThebesState(State):
                       key=lambda p: (self.time[p], -self.stamp[p]))
 
     # ----------------------------------------------------------------------------------------- knowledge
-    def _trip(self, p: int, dest: int, zeppelin: bool) -> int:
+    def _trip(self, p: int, dest: int, flags: int) -> int:
         """Weeks of travel from p's place to dest: a zeppelin flies for free; a car saves 1 week on a trip of
-        3+ segments (two cars do not stack: NOTES decision 3)."""
-        if zeppelin:
+        3+ segments (two cars do not stack: NOTES decision 3) unless the action declines it (F_NOCAR)."""
+        if flags & F_ZEPPELIN:
             return 0
-        return TRIP[1 if self.car[p] else 0][self.loc[p]][dest]
+        return TRIP[1 if self.car[p] and not flags & F_NOCAR else 0][self.loc[p]][dest]
 
     def specialized_knowledge(self, p: int, site: int, rumors: bool = False, assistant: bool = False) -> int:
         """The specialized side for a dig at `site`: books of the site (cards and tokens), the rumors card if
@@ -250,9 +252,9 @@ class ThebesState(State):
 
     # ------------------------------------------------------------------------------------------- legality
     def legal_actions(self) -> list[ThebesAction]:
-        """Every legal action of the current player, each once, in this order: take (display slot order,
-        without then with zeppelin), exhibit (slots a-c), exchange, dig (by site, then one-use card choices,
-        then weeks), retire. Empty when the game is over."""
+        """Every legal action of the current player, each once, in this order: take (display slot order;
+        driven, car declined, flown), exhibit (slots a-c, same), exchange (same), dig (by site, then trip and
+        one-use card choices, then weeks), retire. Empty when the game is over."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._generate()
@@ -265,7 +267,8 @@ class ThebesState(State):
         rem = END_TIME - self.time[p]
         loc = self.loc[p]
         here = DIST[loc]
-        trip = TRIP[1 if self.car[p] else 0][loc]
+        has_car = self.car[p] > 0
+        trip = TRIP[1 if has_car else 0][loc]
         has_zep = self.zep[p] > 0
         out: list[ThebesAction] = []
         append = out.append
@@ -275,6 +278,8 @@ class ThebesState(State):
                 w = CARD_WEEKS[c]
                 if trip[dest] + w <= rem:
                     append(TAKE_ACTIONS[c, 0])
+                if has_car and here[dest] >= CAR_MIN_SEGMENTS and here[dest] + w <= rem:
+                    append(TAKE_ACTIONS[c, F_NOCAR])
                 if has_zep and here[dest] and w <= rem:
                     append(TAKE_ACTIONS[c, F_ZEPPELIN])
         for c in self.slots:
@@ -283,14 +288,18 @@ class ThebesState(State):
                 w = CARD_WEEKS[c]
                 if trip[dest] + w <= rem:
                     append(EXHIBIT_ACTIONS[c, 0])
+                if has_car and here[dest] >= CAR_MIN_SEGMENTS and here[dest] + w <= rem:
+                    append(EXHIBIT_ACTIONS[c, F_NOCAR])
                 if has_zep and here[dest] and w <= rem:
                     append(EXHIBIT_ACTIONS[c, F_ZEPPELIN])
         if self._can_exchange():
             w = self._exchange_weeks(p)
             if trip[WARSAW] + w <= rem:
                 append(EXCHANGE_ACTIONS[0])
+            if has_car and here[WARSAW] >= CAR_MIN_SEGMENTS and here[WARSAW] + w <= rem:
+                append(EXCHANGE_ACTIONS[F_NOCAR])
             if has_zep and here[WARSAW] and w <= rem:
-                append(EXCHANGE_ACTIONS[1])
+                append(EXCHANGE_ACTIONS[F_ZEPPELIN])
         permits = self.permits[p]
         sperm = self.sperm[p]
         rumors = self.rumors[p]
@@ -313,8 +322,11 @@ class ThebesState(State):
             if base <= 0 and not has_rumors and len(assist_opts) == 1:
                 continue  # no specialized knowledge for this site, and nothing to spend for it
             dest = SITE_PLACE[s]
-            travel = trip[dest]
-            trips = ((0, travel), (F_ZEPPELIN, 0)) if has_zep and here[dest] else ((0, travel),)
+            trips = [(0, trip[dest])]
+            if has_car and here[dest] >= CAR_MIN_SEGMENTS:
+                trips.append((F_NOCAR, here[dest]))
+            if has_zep and here[dest]:
+                trips.append((F_ZEPPELIN, 0))
             rumor_opts = (0, F_RUMORS) if has_rumors else (0,)
             site_actions = DIG_ACTIONS[s]
             for zf, tr in trips:
@@ -354,6 +366,8 @@ class ThebesState(State):
         zeppelin = bool(f & F_ZEPPELIN)
         if zeppelin and not self.zep[p]:
             return "you hold no zeppelin card"
+        if f & F_NOCAR and not self.car[p]:
+            return "you hold no car to decline"
         if kind == RETIRE:
             if self.time[p] >= FINAL_YEAR_TIME:
                 return None
@@ -401,7 +415,9 @@ class ThebesState(State):
             return "unknown action kind"
         if zeppelin and DIST[self.loc[p]][dest] == 0:
             return "there is no trip to fly: you are already there"
-        cost = self._trip(p, dest, zeppelin) + weeks
+        if f & F_NOCAR and DIST[self.loc[p]][dest] < CAR_MIN_SEGMENTS:
+            return f"the car only shortens trips of {CAR_MIN_SEGMENTS}+ segments: there is nothing to decline"
+        cost = self._trip(p, dest, f) + weeks
         if cost > rem:
             return f"it takes {cost} weeks but only {rem} remain before the end (week 1 of 1904)"
         return None
@@ -441,7 +457,7 @@ class ThebesState(State):
                 dest, weeks = CARD_CITY[action.card], CARD_WEEKS[action.card]
             else:
                 dest, weeks = WARSAW, self._exchange_weeks(p)
-            travel = self._trip(p, dest, zeppelin)
+            travel = self._trip(p, dest, f)
             self._move(p, dest, travel, zeppelin, events)
             self._advance(p, travel + weeks, events, KIND_ACTION_NAMES[kind])
             if kind == TAKE:
@@ -478,7 +494,8 @@ class ThebesState(State):
         if events is not None:
             year, week = year_week(t1)
             events.append({"type": "time", "seat": p, "weeks": weeks, "year": year, "week": week, "for": why})
-        if t1 // WEEKS_PER_YEAR > t0 // WEEKS_PER_YEAR:
+        if t1 // WEEKS_PER_YEAR > t0 // WEEKS_PER_YEAR and t0 != START_TIME[self.n]:
+            # (leaving the start space, week 0 of the start year, is no year end)
             self.permits[p] = 0
             if events is not None:
                 events.append({"type": "year_passed", "seat": p, "year": year_week(t1)[0]})
@@ -565,24 +582,23 @@ class ThebesState(State):
             return
 
     def _push_exhibition(self, c: int, events: list[Event] | None) -> None:
-        """The new exhibition goes to slot a; each occupied slot's card is pushed on by one, the card pushed off
-        slot c is discarded; an empty slot stops the push (decision D19 in RULES.md)."""
+        """The new exhibition goes to slot a and every card on display moves on one slot (a→b, b→c); the card
+        that was in slot c is discarded, whether or not a slot before it was empty (seeds 000/001/003: "if a
+        card is in (c), it is discarded")."""
         slots = self.slots
-        shifted = slots[0] >= 0
-        carry = c
-        for i in range(len(slots)):
-            carry, slots[i] = slots[i], carry
-            if carry < 0:
-                break
+        gone = slots[-1]
+        shifted = any(x >= 0 for x in slots[:-1])
+        slots[1:] = slots[:-1]
+        slots[0] = c
         if events is not None:
             events.append({"type": "exhibition_drawn", "card": CARD_IDS[c]})
-            if shifted:  # the card that was in slot a moved on
+            if shifted:  # a card that was in slot a or b moved on
                 events.append({"type": "exhibitions_shifted",
                                "slots": [CARD_IDS[x] if x >= 0 else "" for x in slots]})
-        if carry >= 0:
-            self.discard.append(carry)
+        if gone >= 0:
+            self.discard.append(gone)
             if events is not None:
-                events.append({"type": "exhibition_discarded", "card": CARD_IDS[carry]})
+                events.append({"type": "exhibition_discarded", "card": CARD_IDS[gone]})
 
     def _take(self, p: int, c: int, events: list[Event] | None) -> None:
         slot = self.display.index(c)
@@ -621,7 +637,7 @@ class ThebesState(State):
         draws = self.dig_draws(p, s, weeks, f)
         dest = SITE_PLACE[s]
         zeppelin = bool(f & F_ZEPPELIN)
-        travel = self._trip(p, dest, zeppelin)
+        travel = self._trip(p, dest, f)
         self._move(p, dest, travel, zeppelin, events)
         self._advance(p, travel + weeks, events, "dig")
         if f & F_RUMORS:
@@ -694,7 +710,7 @@ class ThebesState(State):
         order = self.turn_order()
         seats = []
         for p in range(self.n):
-            year, week = year_week(self.time[p])
+            year, week = marker_year_week(self.time[p], self.n)
             base = p * N_SITES
             seats.append({
                 "seat": p,
@@ -788,8 +804,8 @@ class ThebesState(State):
                 raise ValueError(f"{len(seats)} seats in a {st.n}-player game")
             for p, seat in enumerate(seats):
                 st.time[p] = int(seat["time"])
-                if not 0 <= st.time[p] <= END_TIME:
-                    raise ValueError(f"seat {p}: time {st.time[p]} outside 0..{END_TIME}")
+                if not EARLIEST_TIME <= st.time[p] <= END_TIME:
+                    raise ValueError(f"seat {p}: time {st.time[p]} outside {EARLIEST_TIME}..{END_TIME}")
                 st.stamp[p] = int(seat["arrival"])
                 st.loc[p] = PLACE_INDEX[seat["place"]]
                 for cid in seat["cards"]:

@@ -37,9 +37,9 @@ function digGain(obs, me, act) {
   return gain - SPENT_CARD_COST * spent;
 }
 
-function trip(me, dest) {
+function trip(me, dest, noCar) {
   let d = RULES.distance[me.place][dest];
-  if (me.cars && d >= RULES.car_min_segments) d -= RULES.car_saves;
+  if (me.cars && d >= RULES.car_min_segments && !noCar) d -= RULES.car_saves;
   return d;
 }
 
@@ -60,7 +60,7 @@ function value(obs, me, act) {
     gain = digGain(obs, me, act); weeks = act.weeks; dest = RULES.site_place[act.site];
   }
   let travel;
-  if (act.zeppelin) { travel = 0; gain -= SPENT_CARD_COST; } else { travel = trip(me, dest); }
+  if (act.zeppelin) { travel = 0; gain -= SPENT_CARD_COST; } else { travel = trip(me, dest, act.no_car); }
   return gain / (travel + weeks);
 }
 

@@ -48,7 +48,7 @@ class Greedy(Bot):
         if act.zeppelin:
             travel, gain = 0, gain - SPENT_CARD_COST
         else:
-            travel = trip(me, dest)
+            travel = trip(me, dest, act.no_car)
         return gain / (travel + weeks)
 
 
@@ -82,9 +82,9 @@ def dig_gain(obs, me, act):
     return gain - SPENT_CARD_COST * spent
 
 
-def trip(me, dest):
+def trip(me, dest, no_car=False):
     d = DIST[me.place][dest]
-    if me.cars and d >= RULES["car_min_segments"]:
+    if me.cars and d >= RULES["car_min_segments"] and not no_car:
         d -= RULES["car_saves"]
     return d
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from arena import games
 from arena.games.base import Action, ActionParseError, Game, IllegalAction, State, TERMINAL
 
 
@@ -81,6 +80,3 @@ class NimGame(Game):
     def state_from_json(self, data):
         return NimState(self, data["stones"], data["player"])
 
-
-def register() -> None:
-    games._REGISTRY.setdefault("nim", "tests.arena.match.nim_game:NimGame")

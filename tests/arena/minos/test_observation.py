@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+from arena.games.minos import data as D
 from minos_helpers import new, play, texts, through_draft, through_setup
 
 
@@ -100,3 +101,27 @@ def test_observations_are_json_and_solo_shows_only_the_top_bot_card_back():
     json.dumps(ob)
     assert "hidden" not in ob and "hidden" in st.observation(None)
     assert ob["bot"]["deck_top_back"] and "deck" not in ob["bot"]
+
+
+def test_triggered_traits_of_hidden_palace_cards_are_not_named_to_others():
+    from minos_helpers import start_turn
+    st = through_setup(2)
+    s = st.turn_order[0]
+    p = st.players[s]
+    p["palace"] = ["I-04#1", "I-14#1"]
+    p["palace_open"] = ["I-14#1"]
+    start_turn(st, s, "prepare", 3)
+    assert st.observation(1 - s)["turn"]["traits"] == ["", "I-14#1"]
+    assert st.observation(s)["turn"]["traits"] == ["I-04#1", "I-14#1"]
+
+
+def test_solo_bot_deck_order_below_the_top_card_is_hidden():
+    st = through_draft(1, seed=6)
+    other = st.clone()
+    deck = other.bot["deck"]
+    deck[1:] = deck[1:][::-1]
+    assert other.to_json() != st.to_json()
+    assert other.observation(0) == st.observation(0)
+    deck[0], deck[1] = deck[1], deck[0]
+    if D.BOT_DECK[deck[0]]["back"] != D.BOT_DECK[deck[1]]["back"]:
+        assert other.observation(0) != st.observation(0)  # the top card's back is public

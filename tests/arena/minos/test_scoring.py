@@ -115,3 +115,19 @@ def test_tie_break_by_leftover_resources_then_shared_d28():
     assert st.ranking() == [2, 1, 2]
     st.players[0]["coins"] = 3
     assert st.ranking() == [1, 1, 3]
+
+
+def test_scoring_happens_after_rounds_two_and_four_only_and_era_switches_once():
+    import random
+    from minos_helpers import new
+    for players in (1, 3):
+        st = new(players, seed=21)
+        rng = random.Random(21)
+        events = []
+        while not st.is_terminal():
+            legal = st.legal_actions()
+            events += st.apply(legal[rng.randrange(len(legal))])
+        assert [e["round"] for e in events if e["type"] == "scoring"] == [2, 4]
+        assert [e["era"] for e in events if e["type"] == "era"] == ["II"]
+        assert [e["round"] for e in events if e["type"] == "round"] == [1, 2, 3, 4]
+        assert events[-1]["type"] == "game_over"

@@ -167,3 +167,16 @@ def test_bot_final_fights_where_dominant_or_tied():
     st._end_round()
     st._advance()
     assert st.is_terminal() and st.bot["parts"]["final_combat"] == 6
+
+
+def test_bot_deck_is_reshuffled_every_round_and_draws_four_cards():
+    st = new(1, seed=5)
+    rng = random.Random(5)
+    seen = {}
+    while not st.is_terminal():
+        if st.phase == "groups":
+            seen[st.round] = list(st.bot["drawn"])
+            assert len(st.bot["drawn"]) == 4 and len(st.bot["deck"]) == 8
+        legal = st.legal_actions()
+        st.apply(legal[rng.randrange(len(legal))])
+    assert sorted(seen) == [1, 2, 3, 4]

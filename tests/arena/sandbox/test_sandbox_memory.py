@@ -13,3 +13,5 @@ def test_memory_bomb_is_oom_killed(run_program):
     bot = run_program("memory_bomb.py", limits)
     assert wait_exit(bot, 10) == 128 + 9
     assert bot.exit_reason() == "killed by the OOM killer (memory limit 64 MB)"
+    bot.close()
+    assert bot.exit_reason() == "killed by the OOM killer (memory limit 64 MB)"  # still known once cleaned up

@@ -8,7 +8,8 @@ from thebes_positions import Position, random_game
 
 
 def test_every_action_round_trips_through_text_and_dict():
-    assert len(ALL_ACTIONS) == 85 * 2 + 10 * 2 + 2 + 5 * 12 * 32 + 1
+    # take/exhibit/exchange: driven, car declined ("nocar") or flown; digs: 6 flags but never zeppelin + nocar
+    assert len(ALL_ACTIONS) == 85 * 3 + 10 * 3 + 3 + 5 * 12 * (64 - 16) + 1
     for text, action in ALL_ACTIONS.items():
         assert str(action) == text
         assert parse_action(text) is action
@@ -18,7 +19,9 @@ def test_every_action_round_trips_through_text_and_dict():
 
 @pytest.mark.parametrize("text", ["dig egypt 05", "take  R23", "dig egypt 5 rumors zeppelin", "take X01",
                                   "exhibit R01", "dig egypt 13", "dig egypt 0", "Take R23", "take R23 ",
-                                  "retire zeppelin", "take R23 rumors", "exchange rumors", ""])
+                                  "retire zeppelin", "take R23 rumors", "exchange rumors", "",
+                                  "take R23 zeppelin nocar", "dig egypt 5 zeppelin nocar", "take R23 nocar zeppelin",
+                                  "dig egypt 5 nocar rumors", "retire nocar"])
 def test_non_canonical_texts_are_rejected(text):
     with pytest.raises(ActionParseError):
         load("thebes", players=2).parse_action(text)
@@ -80,7 +83,8 @@ def test_legality_agrees_with_apply_when_every_one_use_card_is_in_hand():
         assert set(accepted) == set(legal) and len(set(legal)) == len(legal)
         flags = {f for a in legal for f in str(a).split()[3:] if a.kind == 3}
         if place == "london":
-            assert flags == {"zeppelin", "rumors", "assistant", "shovel", "permission"}
+            # R05 is a car and every site is 3+ segments from London: declining it is a choice too
+            assert flags == {"zeppelin", "rumors", "assistant", "shovel", "permission", "nocar"}
             assert "exhibit X01" in [str(a) for a in legal]  # X01 is held in London: no trip to fly
         if place == "rome":
             assert {"exhibit X01", "exhibit X01 zeppelin"} <= {str(a) for a in legal}

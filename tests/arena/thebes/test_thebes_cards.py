@@ -36,19 +36,22 @@ def test_exhibitions_shift_a_to_b_to_c_and_the_one_pushed_off_c_is_discarded():
     assert {"type": "exhibition_discarded", "card": "X04"} in events
 
 
-def test_an_empty_exhibition_slot_stops_the_push():
-    """Decision D19 (RULES.md): cards move only when a card is pushed onto them."""
+def test_every_exhibition_moves_on_one_slot_and_the_one_in_c_is_discarded_even_behind_an_empty_slot():
+    """Seeds 000/001/003: the cards move a→b, b→c and "if a card is in (c), it is discarded"; an empty slot
+    does not shelter the card in c (the engine's old decision D19 kept it)."""
     state = Position(4).display("R36").exhibitions("X02", None, "X04").pile_top("X01", "R50") \
         .only(0, "rome").state()
-    state.apply_text("take R36")
+    events = state.apply_text("take R36")
     obs = _obs(state)
-    assert [(x["slot"], x["id"]) for x in obs["exhibitions"]] == [("a", "X01"), ("b", "X02"), ("c", "X04")]
-    assert "X04" not in obs["discard"]
-    state = Position(4).display("R36").exhibitions(None, "X02", "X04").pile_top("X01", "R50") \
+    assert [(x["slot"], x["id"]) for x in obs["exhibitions"]] == [("a", "X01"), ("b", "X02")]
+    assert obs["discard"][-1] == "X04"
+    assert {"type": "exhibition_discarded", "card": "X04"} in events
+    state = Position(4).display("R36").exhibitions(None, "X02", None).pile_top("X01", "R50") \
         .only(0, "rome").state()
     events = state.apply_text("take R36")
-    assert [x["id"] for x in _obs(state)["exhibitions"]] == ["X01", "X02", "X04"]
-    assert not any(e["type"] == "exhibitions_shifted" for e in events)
+    assert [(x["slot"], x["id"]) for x in _obs(state)["exhibitions"]] == [("a", "X01"), ("c", "X02")]
+    assert {"type": "exhibitions_shifted", "slots": ["X01", "", "X02"]} in events
+    assert not any(e["type"] == "exhibition_discarded" for e in events)
 
 
 def test_first_exhaustion_shuffles_the_discard_pile_with_stack_3():

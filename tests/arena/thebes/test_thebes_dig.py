@@ -175,3 +175,18 @@ def test_special_permission_allows_a_second_dig_in_the_year_and_is_discarded():
     events = state.apply_text("dig greece 8 permission")
     assert {"type": "card_spent", "seat": 0, "card": "R01"} in events
     assert state.sperm[0] == 0 and state.permits[0] == 1 and digs(state, "greece") == []
+
+
+def test_the_permit_is_checked_when_the_turn_starts_even_if_the_trip_passes_week_52():
+    """Seed 000 lists the requirements first: "Se cumprir os requisitos: Mova seu arqueólogo para a área" (if
+    you meet them, move to the site). A trip that passes week 52 renews the permits only on the way: the dig
+    needs a special permission, which is spent, and the permit is then used for the new year (D18)."""
+    p = Position(4).give(0, "R36").permits_used(0, "greece").only(0, "warsaw", 1902, 52)
+    state = p.state()
+    assert digs(state, "greece") == []
+    assert "permit is used" in state.illegal_reason(state.game.parse_action("dig greece 8"))
+    state = p.give(0, "R01").state()
+    assert "dig greece 8 permission" in digs(state, "greece")
+    state.apply_text("dig greece 8 permission")
+    assert state.observation(0)["seats"][0]["year"] == 1903
+    assert state.permits[0] == 0b00001 and state.sperm[0] == 0

@@ -42,3 +42,15 @@ def test_every_game_ends_with_all_markers_on_the_end_space():
     for players in (2, 3, 4):
         state = random_game(players, seed=players)
         assert state.is_terminal() and state.time == [END_TIME] * players
+
+
+def test_before_the_final_year_retiring_is_legal_only_when_no_action_fits():
+    """Decision D25: with every card held (nothing to take or exchange) and no specialized knowledge, a player
+    in 1902 has no action; retiring is then the only one, so the game always ends."""
+    p = Position(4).display().exhibitions().only(0, "warsaw", 1902, 20)
+    for key in ("draw_pile", "stack3", "discard"):
+        for cid in list(p.doc[key]):
+            p.give(3, cid)
+    assert texts(p.state()) == ["retire"]
+    p.give(0, "R36")   # one greece book: a dig fits, so no retiring before 1903
+    assert "retire" not in texts(p.state()) and texts(p.state())

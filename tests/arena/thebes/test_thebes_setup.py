@@ -3,15 +3,30 @@
 import pytest
 
 from arena.games import load
-from arena.games.thebes.data import DATA, SITES
+from arena.games.thebes.data import DATA, END_TIME, SITES
 
 
-@pytest.mark.parametrize("players,year,week", [(2, 1901, 1), (3, 1901, 16), (4, 1902, 1)])
+@pytest.mark.parametrize("players,year,week", [(2, 1901, 0), (3, 1901, 16), (4, 1902, 0)])
 def test_markers_start_stacked_on_the_start_space_of_the_player_count(players, year, week):
+    """Seed 001: "Place all time markers in a stack on the start space (with 2 or 4 players). With 3 players,
+    place the time markers on space 16"; seed 003: on "0" with 2 or 4 players. Week 0 is the start space."""
     obs = load("thebes", players=players).new_state(7).observation(None)
     for seat in obs["seats"]:
         assert (seat["year"], seat["week"], seat["place"]) == (year, week, "warsaw")
         assert seat["permits_used"] == [] and seat["cards"] == [] and seat["tokens"] == []
+
+
+@pytest.mark.parametrize("players,year", [(2, 1901), (4, 1902)])
+def test_a_first_action_of_w_weeks_from_the_start_space_ends_on_week_w_of_the_start_year(players, year):
+    """With 2 or 4 players the game lasts (1904 - year) * 52 + 1 weeks: the start space lies before week 1
+    (the engine used to start on week 1, one week short). Leaving it passes no year end."""
+    state = load("thebes", players=players).new_state(7)
+    exchange = state.game.parse_action("exchange")   # at Warsaw: 1 week, no trip
+    events = state.apply(exchange)
+    seat = state.observation(0)["seats"][0]
+    assert (seat["year"], seat["week"]) == (year, 1)
+    assert not any(e["type"] == "year_passed" for e in events)
+    assert END_TIME - load("thebes", players=players).new_state(7).time[0] == (1904 - year) * 52 + 1
 
 
 @pytest.mark.parametrize("players", [3, 4])

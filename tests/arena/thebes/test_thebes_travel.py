@@ -53,3 +53,39 @@ def test_no_zeppelin_without_a_trip():
     state = Position(4).give(0, "R03").display("R57").only(0, "moscow").state()
     assert "take R57 zeppelin" not in texts(state)
     assert "already there" in state.illegal_reason(state.game.parse_action("take R57 zeppelin"))
+
+
+def test_the_car_may_be_declined_on_a_trip_it_would_shorten():
+    """Seed 003: a player holding a car "and using it" may shorten a trip of 3+ weeks by one week: using it is
+    a choice (the engine's old decision D20 always applied it). Declining matters, e.g. to pass week 52 (and
+    so renew the permits) or to let another player act first; `nocar` is only offered where the car would
+    shorten the trip."""
+    # london-moscow is 3 segments: R57 (moscow, 1 week) costs 2 + 1 with the car, 3 + 1 without
+    state = Position(4).give(0, "R05").display("R57", "R31").permits_used(0, "greece") \
+        .only(0, "london", 1902, 49).state()
+    assert {"take R57", "take R57 nocar"} <= set(texts(state))
+    assert "take R31 nocar" not in texts(state)                 # london-vienna is 2 segments
+    assert "nothing to decline" in state.illegal_reason(state.game.parse_action("take R31 nocar"))
+    driven = state.clone()
+    driven.apply_text("take R57")
+    assert driven.observation(0)["seats"][0]["week"] == 52 and driven.permits[0] == 0b00001
+    events = state.apply_text("take R57 nocar")
+    assert (state.observation(0)["seats"][0]["year"], state.observation(0)["seats"][0]["week"]) == (1903, 1)
+    assert state.permits[0] == 0 and {"type": "year_passed", "seat": 0, "year": 1903} in events
+    assert "R05" in state.to_json()["seats"][0]["cards"]      # the car is kept
+
+
+def test_declining_the_car_is_offered_for_every_kind_of_trip_and_never_with_a_zeppelin():
+    state = Position(4).give(0, "R05", "R03", "R36").display("R57").only(0, "egypt").state()
+    legal = set(texts(state))
+    assert {"take R57 nocar", "exchange nocar"} <= legal     # egypt-moscow is 4, egypt-warsaw 3
+    assert not any("nocar" in t for t in legal if t.startswith("dig greece"))  # egypt-greece is 2
+    assert not any("zeppelin" in t and "nocar" in t for t in legal)
+    state = Position(4).give(0, "R05", "R03", "R36").only(0, "london").state()
+    assert {"dig greece 8", "dig greece 8 nocar", "dig greece 8 zeppelin"} <= set(texts(state))  # 3 segments
+    t0 = state.time[0]
+    state.apply_text("dig greece 8 nocar")
+    assert state.time[0] - t0 == 3 + 8
+    no_car = Position(4).give(0, "R36").display("R57").only(0, "egypt").state()
+    assert not any("nocar" in t for t in texts(no_car))
+    assert "no car" in no_car.illegal_reason(no_car.game.parse_action("take R57 nocar"))

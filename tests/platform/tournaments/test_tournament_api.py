@@ -50,6 +50,9 @@ def test_bad_set_ups_are_refused_with_reasons(thebes_bots, make_user, client_for
     assert resp.status_code == 400 and "twice" in str(resp.json())
     resp = staff.post("/api/tournaments/", {**payload(thebes_bots[:2]), "bots": [999999]}, format="json")
     assert resp.status_code == 400
+    resp = staff.post("/api/tournaments/", payload(thebes_bots[:6], players=4, duplicate=True,
+                                                   games_per_pairing=40), format="json")
+    assert resp.status_code == 400 and "2400 games" in str(resp.json()) and "Swiss" in str(resp.json())
 
 
 def test_entries_lock_at_the_start(thebes_bots, make_user, client_for):

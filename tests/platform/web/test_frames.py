@@ -60,3 +60,14 @@ def test_frames_are_served_gzipped_and_cached(client, world, settings):
     assert len(payload["frames"]) == len(world["replay"]["decisions"]) + 1
     cached = list((settings.STORAGE_DIR / "frames").rglob(f"{m.pk}.all.json.gz"))
     assert len(cached) == 1
+
+
+def test_a_minos_seat_view_does_not_tell_the_other_seats_choices(client, minos_match):
+    m, replay = minos_match["match"], minos_match["replay"]
+    own = frames_of(client, m.pk, "0")["frames"]
+    omniscient = frames_of(client, m.pk, "all")["frames"]
+    theirs = [f for f in own if f["seat"] == 1]
+    mine = [f for f in own if f["seat"] == 0]
+    assert theirs and all(f["action"] is None and f["events"] == [] for f in theirs)
+    assert all(f["action"] == omniscient[f["index"]]["action"] for f in mine)
+    assert all(f["action"] is not None for f in omniscient[1:])

@@ -127,6 +127,12 @@ def test_replay_viewer_steps_and_switches_seat_views(browser, live_server, world
     assert width <= 400, "the page must not scroll sideways on a phone"
     browser.set_window_size(1280, 1000)
 
+    assert browser.current_url.endswith("#turn=10"), "the address links to the turn shown"
+    browser.get("about:blank")
+    browser.get(f"{live_server.url}/matches/{m.pk}/#turn=5")
+    wait(browser, lambda d: viewer_state(d)["ready"] == "1")
+    assert viewer_state(browser)["index"] == "5"
+
 
 def test_minos_replay_hides_the_other_hand_in_a_seat_view(browser, live_server, minos_match):
     from selenium.webdriver.common.by import By

@@ -163,7 +163,7 @@ function drawTimeTrack(svg, obs, ctx) {
   const g = s("g", { class: "time-track" });
   const x0 = 20;
   const y0 = 470;
-  const cw = 36;
+  const cw = 35;
   const ch = 58;
   g.append(s("text", { x: x0, y: y0 - 14, "font-size": 15, "font-weight": 700, fill: "#2b2418" }, "Time track (weeks of the year)"));
   for (let w = 1; w <= WEEKS; w++) {

@@ -141,6 +141,8 @@ export class Viewer {
     };
     this.renderer(this.board, this.panel, frame, ctx);
     this.setStatus(describe(frame, ctx));
+    // A shareable link to this turn (#turn=N), without adding a history entry per step.
+    if (this.root.dataset.ready === "1") history.replaceState(null, "", `#turn=${this.index}`);
   }
 
   setStatus(text) { if (this.status) this.status.textContent = text; }
@@ -153,7 +155,9 @@ export function seatName(ctx, seat) {
 
 function describe(frame, ctx) {
   if (frame.index === 0) return `Start of the game (turn 0 of ${ctx.last}).`;
-  let text = `Turn ${frame.index} of ${ctx.last}: ${seatName(ctx, frame.seat)} played “${frame.action}”`;
+  let text = frame.action == null
+    ? `Turn ${frame.index} of ${ctx.last}: ${seatName(ctx, frame.seat)} decided (hidden in this seat's view)`
+    : `Turn ${frame.index} of ${ctx.last}: ${seatName(ctx, frame.seat)} played “${frame.action}”`;
   if (frame.ms != null) text += ` in ${Math.round(frame.ms)} ms`;
   if (frame.fault) text += ` — fault (${frame.fault.kind}): ${frame.fault.message}`;
   if (frame.index === ctx.last) text += ". End of the game.";
