@@ -73,7 +73,7 @@ class Standing:
     rank: int = 0
     points: float = 0.0
     buchholz: float = 0.0  # sum of the points of every opponent met, once per table
-    wins: int = 0  # units (games or duplicate sets) finished first, alone or shared
+    wins: int = 0  # units (games or duplicate sets) won outright: ahead of every opponent
     units: int = 0  # games (or duplicate sets) played
     byes: int = 0
     score_total: float = 0.0  # raw game score, summed over every game

@@ -17,7 +17,7 @@ PROJECT = Path(__file__).resolve().parents[3]
 RANDOM = PROJECT / "bots" / "python" / "random"
 
 #: Short clocks so that timeouts and startup failures cost little test time.
-QUICK = TimeControl(decision_ms=250, bank_ms=250, startup_ms=4000, max_faults=2)
+QUICK = TimeControl(decision_ms=600, bank_ms=300, startup_ms=4000, max_faults=2)
 LIMITS = SandboxLimits(memory_mb=160, pids=48, cpu_seconds=30, tmp_mb=16)
 SEED = 11
 

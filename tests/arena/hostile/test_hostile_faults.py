@@ -10,7 +10,7 @@ pytestmark = [pytest.mark.sandbox, requires_sandbox]
 
 CASES = [
     # bot, fault kind, words in the first fault's message
-    ("hang", "timeout", "no answer within 250 ms"),
+    ("hang", "timeout", "no answer within 600 ms"),
     ("crash", "crash", "exited with code 7"),
     ("illegal", "illegal", "legal actions"),
     ("garbage", "malformed", "not a valid DecideResponse"),

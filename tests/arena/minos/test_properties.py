@@ -4,6 +4,7 @@ and pieces, scores equal the sum of their parts, JSON round trip mid-game contin
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
@@ -11,7 +12,8 @@ import pytest
 from arena.games.minos import data as D
 from minos_helpers import new
 
-GAMES = {1: 600, 2: 500, 3: 450, 4: 450}  # 2000 games
+# games per player count (1600 in all by default; MINOS_PROPERTY_GAMES=5000 for a deeper run)
+GAMES_PER_COUNT = int(os.environ.get("MINOS_PROPERTY_GAMES", "400"))
 
 
 def check_invariants(st) -> None:
@@ -57,7 +59,7 @@ def check_invariants(st) -> None:
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_random_games_keep_every_invariant(players):
     rng = random.Random(players)
-    for g in range(GAMES[players]):
+    for g in range(GAMES_PER_COUNT):
         st = new(players, seed=10_000 * players + g)
         rounds_seen = set()
         steps = 0

@@ -96,3 +96,18 @@ def test_with_draw_and_discard_piles_empty_the_slot_stays_empty_and_play_goes_on
     assert [c["id"] for c in obs["display"]] == ["R37"]
     assert {"type": "slot_left_empty", "slot": 0} in events
     assert not state.is_terminal() and state.legal_actions()
+
+
+def test_an_exchange_that_finds_the_pile_empty_rebuilds_it_with_the_cards_it_just_discarded():
+    """Decision D28: the pile is rebuilt when a card must be drawn from it, so the 4 exchanged cards are in the
+    new pile (with the discard pile, and stack 3 the first time)."""
+    p = Position(4).display("R36", "R37", "R38", "R39").exhibitions().only(0, "warsaw")
+    p.move_all("draw_pile", "discard")
+    p.move_all("stack3", "discard")
+    p.doc["stack3_used"] = True
+    for cid in [c for c in p.doc["discard"]]:
+        p.give(3, cid)          # nothing else anywhere: only the 4 displayed cards can come back
+    state = p.state()
+    events = state.apply_text("exchange")
+    assert {"type": "deck_rebuilt", "with_stack3": False, "cards": 4} in events
+    assert sorted(c["id"] for c in _obs(state)["display"]) == ["R36", "R37", "R38", "R39"]

@@ -122,16 +122,16 @@ function cardBox(x, y, card, opts = {}) {
   let line2;
   if (exhibition) {
     line1 = `${card.size} · ${card.points} pts`;
-    line2 = Object.entries(card.requirements || {}).map(([site, n]) => `${n} ${site.slice(0, 4)}`).join(" ");
+    line2 = Object.entries(card.requirements || {}).map(([site, n]) => `${n} ${site.slice(0, 3)}`).join(", ");
   } else {
     line1 = KIND_SHORT[card.kind] || card.kind;
     line2 = card.site ? `${card.site}${card.value ? " +" + card.value : ""}` : (card.value ? `+${card.value}` : "");
   }
   g.append(s("text", { x: x + 5, y: y + 36, "font-size": 11, fill: "#2b2418" }, line1));
-  g.append(s("text", { x: x + 5, y: y + 51, "font-size": 10, fill: "#4a4335" }, line2));
+  g.append(s("text", { x: x + 5, y: y + 51, "font-size": exhibition ? 9 : 10, fill: "#4a4335" }, line2));
   g.append(s("text", { x: x + 5, y: y + hgt - 7, "font-size": 10, fill: "#6f6552" }, cap(card.city || "")));
   g.append(title(exhibition
-    ? `Exhibition ${card.id} in ${cap(card.city)}: ${card.weeks} weeks, ${card.points} points, needs ${line2}`
+    ? `Exhibition ${card.id} in ${cap(card.city)}: ${card.weeks} weeks, ${card.points} points, needs ${Object.entries(card.requirements || {}).map(([site, n]) => `${n} ${site}`).join(", ")}`
     : `${card.id}: ${KIND_SHORT[card.kind] || card.kind} in ${cap(card.city)}, ${card.weeks} weeks ${line2}`));
   return g;
 }
