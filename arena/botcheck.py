@@ -39,28 +39,31 @@ class CheckReport:
 
 
 def _command_problem(manifest: Manifest) -> str | None:
-    """Whether the first word of `command` can be found where the bot will run."""
+    """Whether the first word of `command` can be found where the bot will run (cwd /bot; PATH /runtime/bin for
+    Python, then /usr/bin)."""
     program = manifest.command[0]
-    folder = manifest.path
-    if "/" in program:
-        target = (folder / program) if not program.startswith("/") else Path(program)
-        if program.startswith("/bot/"):
-            target = folder / program[len("/bot/"):]
-        elif program.startswith("/"):
-            return None if target.exists() else (f"the command {program!r} does not exist (inside the sandbox "
-                                                 f"only /usr, the runtime and your folder at /bot are visible)")
-        if not target.exists():
-            return (f"the command {program!r} is not in the bot folder"
-                    + (" (was it built? declare `build` in bot.toml)" if manifest.runtime == "binary" else ""))
-        if not os.access(target, os.X_OK):
-            return f"the command {program!r} is not executable (chmod +x it)"
-        return None
-    places = ["/usr/bin"]
-    if manifest.runtime == "python":
-        places.insert(0, str(runtimes.runtime_path("python") / "bin"))
-    if not any(shutil.which(program, path=p) for p in places):
+    if "/" not in program:
+        places = ["/usr/bin"]
+        if manifest.runtime == "python":
+            places.insert(0, str(runtimes.runtime_path("python") / "bin"))
+        if any(shutil.which(program, path=p) for p in places):
+            return None
         hint = {"python": " (use \"python\")", "node": " (use \"node\")"}.get(manifest.runtime, "")
         return f"the command {program!r} is not a program of the {manifest.runtime} runtime{hint}"
+    if program.startswith("/bot/"):
+        target = manifest.path / program[len("/bot/"):]
+    elif program.startswith("/"):
+        if Path(program).exists():
+            return None
+        return (f"the command {program!r} does not exist (inside the sandbox only /usr, the runtime and your "
+                f"folder, at /bot, are visible)")
+    else:
+        target = manifest.path / program
+    if not target.exists():
+        built = " (was it built? declare `build` in bot.toml)" if manifest.runtime == "binary" else ""
+        return f"the command {program!r} is not in the bot folder{built}"
+    if not os.access(target, os.X_OK):
+        return f"the command {program!r} is not executable (chmod +x it)"
     return None
 
 

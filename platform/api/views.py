@@ -127,6 +127,11 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
             page = self.paginate_queryset(bot.versions.select_related("bot").order_by("-number"))
             data = s.VersionSerializer(page, many=True, context=self.get_serializer_context()).data
             return self.get_paginated_response(data)
+        limit = settings.ARENA_UPLOAD_MAX_BYTES
+        declared = request.META.get("CONTENT_LENGTH") or "0"
+        if declared.isdigit() and int(declared) > limit + 64 * 1024:  # refuse before receiving the body
+            return Response({"detail": f"the upload is {int(declared) / 1e6:.1f} MB; uploads are limited to "
+                                       f"{limit // (1024 * 1024)} MB"}, status=status.HTTP_400_BAD_REQUEST)
         upload = request.FILES.get("archive")
         if upload is None:
             raise exceptions.ValidationError({"archive": "send the bot as a multipart file field 'archive'"})

@@ -52,7 +52,9 @@ def _check_manifest(package: Path, game: str) -> tuple[Any, str]:
     try:
         manifest = load_manifest(package)
     except ManifestError as exc:
-        raise UploadRejected(f"bot.toml is invalid: {exc}") from None
+        # The message names the file by its path on this server; the author knows it as bot.toml.
+        message = str(exc).replace(f"{package}/", "").replace(str(package), "the archive")
+        raise UploadRejected(f"bot.toml is invalid: {message}") from None
     runtime = str(manifest.runtime)
     if runtime not in settings.ARENA_RUNTIMES:
         raise UploadRejected(f"bot.toml asks for runtime {runtime!r}, which Arena does not run; "

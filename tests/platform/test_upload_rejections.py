@@ -78,6 +78,9 @@ def test_too_large_upload(client, bot, settings):
     settings.ARENA_UPLOAD_MAX_BYTES = 1000
     files = {**bot_files(), "blob.bin": os.urandom(5000)}
     assert_rejected(upload(client, bot.pk, zip_bytes(files)), "limited to")
+    settings.ARENA_UPLOAD_MAX_BYTES = 1024 * 1024
+    huge = {**bot_files(), "blob.bin": os.urandom(2 * 1024 * 1024)}  # refused by its Content-Length
+    assert_rejected(upload(client, bot.pk, zip_bytes(huge)), "limited to 1 MB")
 
 
 def zip_with(name: str, data: bytes = b"x", mode: int | None = None) -> bytes:
@@ -168,8 +171,9 @@ def test_missing_manifest(client, bot):
 def test_invalid_manifest(client, bot):
     assert_rejected(upload(client, bot.pk, zip_bytes({**bot_files(), "bot.toml": b"name = [unclosed"})),
                     "bot.toml is invalid", "TOML")
-    assert_rejected(upload(client, bot.pk, zip_bytes({**bot_files(), "bot.toml": b'name = "x"\n'})),
-                    "bot.toml is invalid", "games")
+    response = upload(client, bot.pk, zip_bytes({**bot_files(), "bot.toml": b'name = "x"\n'}))
+    assert_rejected(response, "bot.toml is invalid", "games")
+    assert str(settings.STORAGE_DIR) not in response.json()["detail"]  # no server paths in messages
 
 
 def test_unsupported_runtime(client, bot):

@@ -86,3 +86,14 @@ def test_bad_answers(legal, response, kind):
     with pytest.raises(BadAnswer) as err:
         chosen_index(response, legal)
     assert err.value.kind == kind
+
+
+def test_a_bot_is_sent_its_own_view_only():
+    game, positions = _positions()
+    encoder = Encoder(game)
+    for state in positions:
+        seat = state.current_player()
+        request = encoder.decide(0, seat, state.observation(seat), state.legal_actions(), 1000, 0)
+        assert request.thebes.seat == seat
+        assert list(request.thebes.draw_pile) == [] and list(request.thebes.stack3) == []
+        assert state.observation(None)["draw_pile"], "the omniscient view does hold the deck order"

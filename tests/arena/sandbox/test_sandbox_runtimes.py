@@ -7,7 +7,7 @@ from importlib import metadata
 
 import pytest
 
-from arena.sandbox import SandboxLimits, launch, runtimes
+from arena.sandbox import RuntimeMissing, SandboxLimits, launch, runtimes
 from sandbox_helpers import PROGRAMS, requires_sandbox, result_of
 
 pytestmark = [pytest.mark.sandbox, requires_sandbox]
@@ -53,3 +53,10 @@ def test_install_is_fast_when_up_to_date():
     started = time.monotonic()
     assert runtimes.install(log=lambda line: None) == {"python": "up to date", "node": "up to date"}
     assert time.monotonic() - started < 2.0
+
+
+def test_missing_runtime_is_explained(make_bot_dir, tmp_path, monkeypatch):
+    monkeypatch.setenv("ARENA_RUNTIME_DIR", str(tmp_path / "nowhere"))
+    with pytest.raises(RuntimeMissing) as info:
+        launch(make_bot_dir("runtime_python.py"), ["python", "bot.py"], "python", SandboxLimits())
+    assert "run `arena runtimes install`" in str(info.value)

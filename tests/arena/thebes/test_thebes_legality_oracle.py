@@ -8,7 +8,7 @@ import pytest
 
 from arena.games import load
 from arena.games.thebes.actions import ALL_ACTIONS
-from thebes_oracle import END, current_seat, legal_texts
+from thebes_oracle import END, current_seat, legal_moves, legal_texts
 
 # cards that open choices: special permissions, zeppelins, cars, assistants, shovels, rumors, some books
 _SPICE = ["R01", "R02", "R03", "R04", "R05", "R06", "R16", "R17", "R18", "R22", "R23", "R24", "R81", "R82", "R83",
@@ -96,3 +96,44 @@ def test_illegal_reason_agrees_with_the_oracle_on_every_action():
         expected = legal_texts(state.to_json())
         accepted = {text for text, action in ALL_ACTIONS.items() if state.illegal_reason(action) is None}
         assert accepted == expected
+
+
+_SPENT = {"zeppelin": "zeppelin", "rumors": "rumors", "assistant": "assistant", "shovel": "shovel",
+          "permission": "special_permission"}
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_every_legal_action_costs_what_the_oracle_says_and_spends_what_it_names(players):
+    """Applied to a copy: the marker moves by the oracle's weeks, the archaeologist ends at the action's place,
+    the permits follow the year rule (all valid after passing week 52 except a site dug in that move), and the
+    hand loses exactly the one-use cards the action names (and gains the card taken)."""
+    from thebes_oracle import CARDS
+    game, positions = _positions(players, 60, seed=players * 31)
+    rng = random.Random(players)
+    for state in positions:
+        doc = state.to_json()
+        p = current_seat(doc)
+        moves = legal_moves(doc)
+        legal = state.legal_actions()
+        for action in rng.sample(legal, min(12, len(legal))):
+            text = str(action)
+            weeks, place = moves[text]
+            after = state.clone()
+            after.apply(action)
+            seat0, seat1 = doc["seats"][p], after.to_json()["seats"][p]
+            assert seat1["time"] == seat0["time"] + weeks, text
+            assert seat1["place"] == place, text
+            words = text.split()
+            t0 = seat0["time"]
+            crossed = (seat1["time"] // 52 > t0 // 52) and t0 != state.game.new_state(0).time[0]
+            permits = set() if crossed else set(seat0["permits_used"])
+            if words[0] == "dig":
+                permits.add(words[1])
+            assert set(seat1["permits_used"]) == permits, text
+            kinds0 = sorted(CARDS[c]["kind"] for c in seat0["cards"])
+            for word in words:
+                if word in _SPENT and not (word == "rumors" and words[0] != "dig"):
+                    kinds0.remove(_SPENT[word])
+            if words[0] == "take":
+                kinds0 = sorted(kinds0 + [CARDS[words[1]]["kind"]])
+            assert sorted(CARDS[c]["kind"] for c in seat1["cards"]) == kinds0, text

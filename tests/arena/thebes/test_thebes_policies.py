@@ -33,3 +33,18 @@ def test_greedy_beats_random_clearly():
     assert result["errors"] == 0
     assert result["wins"][0] >= 45                     # far above the 15 a random seat would get
     assert result["mean_scores"][0] > 2 * max(result["mean_scores"][1:])
+
+
+def test_greedy_counts_a_declined_car_as_the_full_trip():
+    """The greedy policy (and its ports in bots/*/greedy) prices `nocar` actions at the trip's full length."""
+    from thebes_positions import Position
+    greedy = policies("thebes")["greedy"]()
+    state = Position(4).give(0, "R05").display("R57").only(0, "london").state()   # london-moscow: 3 segments
+    obs = state.observation(0)
+    me = obs["seats"][0]
+    by_text = {str(a): a.to_dict() for a in state.legal_actions()}
+    driven, declined = by_text["take R57"], by_text["take R57 nocar"]
+    card = greedy.value(obs, me, driven) * (2 + 1)   # the gain: value x weeks with the car
+    assert abs(greedy.value(obs, me, declined) - card / (3 + 1)) < 1e-9
+    assert greedy.choose(obs, state.legal_actions(), random.Random(0)) != state.legal_actions().index(
+        state.game.parse_action("take R57 nocar"))

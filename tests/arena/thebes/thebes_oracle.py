@@ -45,34 +45,40 @@ def _travel_options(seat: dict[str, Any], cards: list[dict], dest: str) -> list[
 
 def legal_texts(doc: dict[str, Any]) -> set[str]:
     """Every legal action text of the player to act in the position `doc` (a `to_json()` document)."""
+    return set(legal_moves(doc))
+
+
+def legal_moves(doc: dict[str, Any]) -> dict[str, tuple[int, str]]:
+    """Every legal action text of the player to act, with the weeks it costs (trip included) and the place the
+    archaeologist ends on."""
     p = current_seat(doc)
     if p < 0:
-        return set()
+        return {}
     seat = doc["seats"][p]
     rem = END - seat["time"]
     cards = [CARDS[c] for c in seat["cards"]]
     tokens = [t.split("/") for t in seat["tokens"]]
-    out: set[str] = set()
+    out: dict[str, tuple[int, str]] = {}
 
     for cid in doc["display"]:
         if cid:
             for suffix, weeks in _travel_options(seat, cards, CARDS[cid]["city"]):
                 if weeks + CARDS[cid]["weeks"] <= rem:
-                    out.add(f"take {cid}{suffix}")
+                    out[f"take {cid}{suffix}"] = (weeks + CARDS[cid]["weeks"], CARDS[cid]["city"])
 
     artifacts = {s: sum(1 for site, name in tokens if site == s and name.startswith("artifact")) for s in SITES}
     for xid in doc["exhibitions"]:
         if xid and all(artifacts[s] >= n for s, n in EXHIBITIONS[xid]["requirements"].items()):
             for suffix, weeks in _travel_options(seat, cards, EXHIBITIONS[xid]["city"]):
                 if weeks + EXHIBITIONS[xid]["weeks"] <= rem:
-                    out.add(f"exhibit {xid}{suffix}")
+                    out[f"exhibit {xid}{suffix}"] = (weeks + EXHIBITIONS[xid]["weeks"], EXHIBITIONS[xid]["city"])
 
     if any(doc["display"]) or doc["draw_pile"] or doc["stack3"] or doc["discard"]:
         run = doc["exchange_run"]
         cost = run["count"] + 1 if run["seat"] == p else 1
         for suffix, weeks in _travel_options(seat, cards, "warsaw"):
             if weeks + cost <= rem:
-                out.add(f"exchange{suffix}")
+                out[f"exchange{suffix}"] = (weeks + cost, "warsaw")
 
     kinds = [c["kind"] for c in cards]
     general = sum(c["value"] for c in cards if c["kind"] == "general_knowledge") \
@@ -108,8 +114,8 @@ def legal_texts(doc: dict[str, Any]) -> set[str]:
             for weeks in range(1, 13):
                 if WHEEL[knowledge][weeks - 1] > 0 and travel[way] + weeks <= rem:
                     flags = "".join(f" {f}" for f in DIG_FLAGS if f in chosen)
-                    out.add(f"dig {site} {weeks}{flags}")
+                    out[f"dig {site} {weeks}{flags}"] = (travel[way] + weeks, site)
 
     if seat["time"] >= FINAL_YEAR or not out:
-        out.add("retire")
+        out["retire"] = (rem, seat["place"])
     return out
