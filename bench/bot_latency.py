@@ -194,12 +194,15 @@ def main() -> int:
             "thebes_round_trip_ms_p99": pct(rt_thebes, .99),
         }
 
-    sandboxed, in_proc, decisions = [], [], []
+    sandboxed, in_proc, decisions, play, until_first = [], [], [], [], []
     for m in range(args.matches):
+        stamps: list[float] = []
         t0 = time.perf_counter()
         result = run_match("thebes", {"players": 4}, 100 + m, [BotSpec(str(KITS["python"]))] * 4,
-                           sandbox=sandbox)
+                           sandbox=sandbox, progress=lambda i, state: stamps.append(time.perf_counter()))
         sandboxed.append((time.perf_counter() - t0) * 1000)
+        until_first.append((stamps[0] - t0) * 1000)  # starting the 4 bots + the first decision
+        play.append((stamps[-1] - stamps[0]) * 1000 * len(stamps) / max(1, len(stamps) - 1))
         assert all(not s.faults for s in result.seats), result
         decisions.append(sum(s.decisions for s in result.seats))
         ms, _ = in_process_match(100 + m)
@@ -208,6 +211,9 @@ def main() -> int:
         "decisions_median": statistics.median(decisions),
         "sandboxed_ms_median": statistics.median(sandboxed), "in_process_ms_median": statistics.median(in_proc),
         "ratio": statistics.median(sandboxed) / statistics.median(in_proc),
+        "until_first_decision_ms_median": statistics.median(until_first),
+        "decisions_phase_ms_median": statistics.median(play),
+        "decisions_phase_ratio": statistics.median(play) / statistics.median(in_proc),
     }
 
     if args.json:
@@ -225,7 +231,10 @@ def main() -> int:
               f"Thebes {r['thebes_round_trip_ms_median']:.3f} ms (p99 {r['thebes_round_trip_ms_p99']:.3f})")
     m = report["match"]
     print(f"4-player Thebes match of random bots ({m['decisions_median']:.0f} decisions): sandboxed "
-          f"{m['sandboxed_ms_median']:.0f} ms, in-process {m['in_process_ms_median']:.1f} ms, ratio {m['ratio']:.0f}x")
+          f"{m['sandboxed_ms_median']:.0f} ms, in-process {m['in_process_ms_median']:.1f} ms, ratio {m['ratio']:.0f}x;\n"
+          f"  of which starting the bots (until the first decision) {m['until_first_decision_ms_median']:.0f} ms, "
+          f"the decisions {m['decisions_phase_ms_median']:.0f} ms ({m['decisions_phase_ratio']:.1f}x in-process), "
+          f"the rest stopping the bots and writing the result")
     return 0
 
 

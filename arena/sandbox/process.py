@@ -59,6 +59,15 @@ def check_available() -> None:
     if os.geteuid() != 0:
         raise SandboxUnavailable(f"the sandbox must run as root (to give each bot its own uid, cgroups and "
                                  f"socket directory). {advice}")
+    for knob, meaning in (("/proc/sys/kernel/unprivileged_userns_clone", "unprivileged user namespaces are off"),
+                          ("/proc/sys/user/max_user_namespaces", "user namespaces are off")):
+        try:
+            value = Path(knob).read_text().strip()
+        except OSError:
+            continue  # not this kernel's knob
+        if value == "0":
+            raise SandboxUnavailable(f"{meaning} ({knob} is 0): bubblewrap needs them to build a bot's sandbox; "
+                                     f"set it to 1 with sysctl. {advice}")
     from arena.sandbox import cgroups
     cgroups.check()
     _available = True

@@ -1,21 +1,21 @@
 """The Python SDK in-process: a Bot's answers become DecideResponses, and `observation_dict` gives the bot the
 game's observation as the engine made it."""
 
-import sys
+import importlib
+import random
 from pathlib import Path
-
-import pytest
 
 from arena import games
 from arena.match.protocol import Encoder
 from arena.v1 import arena_pb2
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bots/python/sdk"))
-arena_bot = pytest.importorskip("arena_bot")
-from arena_bot.bot import _Servicer  # noqa: E402
+SDK = Path(__file__).resolve().parents[2] / "bots/python/sdk"
 
 
-def test_answers_and_observation_dict():
+def test_answers_and_observation_dict(monkeypatch):
+    monkeypatch.syspath_prepend(str(SDK))
+    arena_bot = importlib.import_module("arena_bot")
+    _Servicer = importlib.import_module("arena_bot.bot")._Servicer
     game = games.load("thebes", players=2)
     state = game.new_state(3)
     obs, legal = state.observation(0), state.legal_actions()
@@ -32,7 +32,7 @@ def test_answers_and_observation_dict():
     servicer.StartMatch(arena_pb2.StartMatchRequest(game="thebes", params_json='{"players": 2}', seat=0,
                                                     bot_seed=5), None)
     assert (bot.game, bot.params, bot.seat) == ("thebes", {"players": 2}, 0)
-    assert bot.rng.random() == __import__("random").Random(5).random()
+    assert bot.rng.random() == random.Random(5).random()
     for answer, expected in [(2, arena_pb2.DecideResponse(index=2)),
                              (str(legal[1]), arena_pb2.DecideResponse(text=str(legal[1]))),
                              (request.legal_actions[3], arena_pb2.DecideResponse(index=3))]:

@@ -7,22 +7,19 @@ tests that need it are `transaction=True` so their rows are committed and visibl
 
 from __future__ import annotations
 
-import io
 import os
 import signal
 import subprocess
 import sys
-import tarfile
 import time
 import uuid
-import zipfile
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-PLATFORM = ROOT / "platform"
-PYTHON_RANDOM_BOT = ROOT / "bots" / "python" / "random"
+# Re-exported: tests in other folders import these as `tests.platform.conftest.<name>`.
+from platform_helpers import (PLATFORM, PYTHON_RANDOM_BOT, ROOT, bot_files, make_bot,  # noqa: F401
+                              tar_gz_bytes, upload, wait_for, zip_bytes)
 
 
 # --- accounts and API clients ---------------------------------------------------------------------------------
@@ -54,55 +51,6 @@ def client_for():
 @pytest.fixture
 def anon(client_for):
     return client_for()
-
-
-# --- bot packages and archives --------------------------------------------------------------------------------
-
-def bot_files(name: str = "test-bot", game: str = "thebes", runtime: str = "python",
-              source: Path = PYTHON_RANDOM_BOT) -> dict[str, bytes]:
-    """The files of the built-in Python random bot under a new name (a real, working bot)."""
-    files: dict[str, bytes] = {}
-    for path in sorted(source.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
-            files[path.relative_to(source).as_posix()] = path.read_bytes()
-    manifest = files["bot.toml"].decode()
-    lines = []
-    for line in manifest.splitlines():
-        key = line.split("=", 1)[0].strip()
-        if key == "name":
-            line = f'name = "{name}"'
-        elif key == "games":
-            line = f'games = ["{game}"]'
-        elif key == "runtime":
-            line = f'runtime = "{runtime}"'
-        lines.append(line)
-    files["bot.toml"] = ("\n".join(lines) + "\n").encode()
-    return files
-
-
-def zip_bytes(files: dict[str, bytes]) -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in files.items():
-            archive.writestr(name, data)
-    return buf.getvalue()
-
-
-def tar_gz_bytes(files: dict[str, bytes]) -> bytes:
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w:gz") as archive:
-        for name, data in files.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            archive.addfile(info, io.BytesIO(data))
-    return buf.getvalue()
-
-
-def upload(client, bot_id: int, data: bytes, filename: str = "bot.zip"):
-    from django.core.files.uploadedfile import SimpleUploadedFile
-
-    return client.post(f"/api/bots/{bot_id}/versions/", {"archive": SimpleUploadedFile(filename, data)},
-                       format="multipart")
 
 
 # --- the Celery worker ----------------------------------------------------------------------------------------
@@ -213,16 +161,6 @@ def stale_after(settings):
     """The test process sees heartbeats as stale after the same 4 s as the test worker."""
     settings.ARENA_STALE_AFTER_SECONDS = 4
     return 4
-
-
-def wait_for(predicate, timeout: float, interval: float = 0.25, what: str = "condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
 @pytest.fixture(autouse=True)

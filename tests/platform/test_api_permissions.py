@@ -2,8 +2,8 @@
 
 import pytest
 
-from conftest import bot_files, upload, zip_bytes
-from test_matchmaking_rules import make_bot
+from platform_helpers import bot_files, upload, zip_bytes
+from platform_helpers import make_bot
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 import pytest
 from django.core.management import call_command
 
-from conftest import ROOT
+from platform_helpers import ROOT
 
 
 @pytest.fixture
@@ -47,7 +47,7 @@ def test_without_sandbox_an_untrusted_match_fails_with_a_reason(db, make_user, s
     from matches.models import Match
     from matches.services import create_match
     from matches.tasks import run_match
-    from test_matchmaking_rules import make_bot
+    from platform_helpers import make_bot
 
     settings.ARENA_SANDBOX = "off"
     a, b = make_bot(make_user(), "a"), make_bot(make_user(), "b")

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from conftest import bot_files, upload, wait_for, zip_bytes
+from platform_helpers import bot_files, upload, wait_for, zip_bytes
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sandbox, pytest.mark.timeout(180)]
 

@@ -5,6 +5,7 @@ from collections import Counter
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from platform_helpers import make_bot
 
 from ladders.matchmaking import Candidate, pick_table
 
@@ -74,19 +75,6 @@ def test_seats_are_randomised():
 def ladder(db):
     from ladders.models import Ladder
     return Ladder.objects.create(slug="thebes-2p", name="Thebes 2p", game="thebes", players=2)
-
-
-def make_bot(owner, name, status="ready", game="thebes"):
-    from botregistry.models import Bot, BotVersion
-    from ladders.services import enroll
-
-    bot = Bot.objects.create(owner=owner, name=name, game=game)
-    version = BotVersion.objects.create(bot=bot, number=1, sha256=name, package_dir=f"/nonexistent/{name}",
-                                        status=status)
-    bot.active_version = version
-    bot.save()
-    enroll(bot)
-    return bot
 
 
 def test_matchmake_queues_tables_of_ready_bots_with_distinct_owners(ladder, make_user, settings):

@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from test_matchmaking_rules import make_bot
+from platform_helpers import make_bot
 
 
 @pytest.fixture

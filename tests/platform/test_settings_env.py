@@ -5,7 +5,7 @@ import os
 import subprocess
 import sys
 
-from conftest import PLATFORM, ROOT
+from platform_helpers import PLATFORM, ROOT
 
 PROBE = """
 import json

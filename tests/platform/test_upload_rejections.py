@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from conftest import bot_files, tar_gz_bytes, upload, zip_bytes
+from platform_helpers import bot_files, tar_gz_bytes, upload, zip_bytes
 
 
 @pytest.fixture(autouse=True)

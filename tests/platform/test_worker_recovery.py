@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from conftest import PYTHON_RANDOM_BOT, wait_for
+from platform_helpers import PYTHON_RANDOM_BOT, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sandbox, pytest.mark.timeout(180)]
 

@@ -42,3 +42,26 @@ def test_policies_play_every_player_count():
     for players in (1, 3, 4):
         names = (["greedy", "rhadamanthus", "random", "greedy"])[:players]
         assert _match(players, names, players).is_terminal()
+
+
+def test_invariants_hold_in_deep_games_played_by_the_heuristic_policies():
+    """Random play rarely builds much; greedy and Rhadamanthus games reach towers, fights, vases and full palaces."""
+    from test_minos_properties import check_invariants
+    pols = policies("minos")
+    for players in (1, 2, 3, 4):
+        for g in range(6):
+            names = random.Random(g).choices(["greedy", "rhadamanthus"], k=players)
+            seats = [pols[n]() for n in names]
+            st = new(players, seed=7000 + g)
+            rngs = [random.Random(g * 7 + i) for i in range(players)]
+            k = 0
+            while not st.is_terminal():
+                s = st.current_player()
+                legal = st.legal_actions()
+                obs = st.observation(s) if seats[s].needs_observation else None
+                st.apply(legal[seats[s].choose(obs, legal, rngs[s])])
+                k += 1
+                if k % 29 == 0:
+                    check_invariants(st)
+            check_invariants(st)
+            assert st.round == 4 and st.scores() == [b["total"] for b in st.score_breakdown()]

@@ -1,0 +1,86 @@
+"""Helpers of the platform tests (imported by name: `from platform_helpers import …`, unlike conftest.py,
+whose module name is shared by every test folder)."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+import time
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PLATFORM = ROOT / "platform"
+PYTHON_RANDOM_BOT = ROOT / "bots" / "python" / "random"
+
+
+# --- bot packages and archives --------------------------------------------------------------------------------
+
+def bot_files(name: str = "test-bot", game: str = "thebes", runtime: str = "python",
+              source: Path = PYTHON_RANDOM_BOT) -> dict[str, bytes]:
+    """The files of the built-in Python random bot under a new name (a real, working bot)."""
+    files: dict[str, bytes] = {}
+    for path in sorted(source.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            files[path.relative_to(source).as_posix()] = path.read_bytes()
+    manifest = files["bot.toml"].decode()
+    lines = []
+    for line in manifest.splitlines():
+        key = line.split("=", 1)[0].strip()
+        if key == "name":
+            line = f'name = "{name}"'
+        elif key == "games":
+            line = f'games = ["{game}"]'
+        elif key == "runtime":
+            line = f'runtime = "{runtime}"'
+        lines.append(line)
+    files["bot.toml"] = ("\n".join(lines) + "\n").encode()
+    return files
+
+
+def zip_bytes(files: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return buf.getvalue()
+
+
+def tar_gz_bytes(files: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as archive:
+        for name, data in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def upload(client, bot_id: int, data: bytes, filename: str = "bot.zip"):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return client.post(f"/api/bots/{bot_id}/versions/", {"archive": SimpleUploadedFile(filename, data)},
+                       format="multipart")
+
+
+def make_bot(owner, name, status="ready", game="thebes"):
+    from botregistry.models import Bot, BotVersion
+    from ladders.services import enroll
+
+    bot = Bot.objects.create(owner=owner, name=name, game=game)
+    version = BotVersion.objects.create(bot=bot, number=1, sha256=name, package_dir=f"/nonexistent/{name}",
+                                        status=status)
+    bot.active_version = version
+    bot.save()
+    enroll(bot)
+    return bot
+
+
+def wait_for(predicate, timeout: float, interval: float = 0.25, what: str = "condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
