@@ -8,6 +8,7 @@ machine) with its socket in a private temporary directory. Either way the bot fi
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import shutil
@@ -18,6 +19,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import weakref
 from pathlib import Path
 
 from arena.sandbox import bwrap, runtimes, seccomp
@@ -26,7 +28,7 @@ from arena.sandbox.errors import SandboxUnavailable
 from arena.sandbox.limits import SandboxLimits
 from arena.sandbox.output import OutputTail
 from arena.sandbox.mounts import BotMounts
-from arena.sandbox.uids import UidLease, kill_uid, processes_of_uid
+from arena.sandbox.uids import UidLease, kill_uid, processes_of_uid, state_dir
 
 SOCKET_NAME = "bot.sock"
 log = logging.getLogger("arena.sandbox")
@@ -44,6 +46,18 @@ _SIGNAL_WORDS = {
 
 TOOLS_DIR = Path("/usr/bin")
 _available: bool = False
+_live: "weakref.WeakSet[BotProcess]" = weakref.WeakSet()
+
+
+@atexit.register
+def _close_live_bots() -> None:
+    """A referee that exits without closing its bots still leaves nothing behind (a killed one cannot: its
+    leftovers are swept by the next launch on this host)."""
+    for bot in list(_live):
+        try:
+            bot.close()
+        except Exception:
+            pass
 
 
 def check_available() -> None:
@@ -97,8 +111,40 @@ def launch(bot_dir: Path | str, command: list[str], runtime: str | None, limits:
     return _launch_plain(bot_dir, command, runtime, runtime_dir, limits, env)
 
 
+def sweep_stale_slots() -> list[int]:
+    """Remove what sandboxes of dead referees left (a referee killed before it could close its bots): for every
+    bot slot whose uid nobody holds, kill its processes, remove its cgroups and mounts. Returns the uids swept.
+    Cheap when there is nothing to do (one directory listing), so every launch does it."""
+    try:
+        names = os.listdir(state_dir() / "mnt")
+    except FileNotFoundError:
+        return []
+    swept = []
+    for name in names:
+        if not name.isdigit():
+            continue
+        lease = UidLease.try_take(int(name))
+        if lease is None:
+            continue  # a live bot (or one being set up)
+        clean = False
+        try:
+            kill_uid(lease.uid, timeout=1.0)
+            cgroups = BotCgroups.locate(name)
+            cgroups.kill_all(timeout=1.0)
+            cgroups.remove(timeout=1.0)
+            BotMounts(lease.uid).unmount_all()
+            clean = not processes_of_uid(lease.uid, zombies=True) and not cgroups.exists()
+            swept.append(lease.uid)
+        except OSError as exc:
+            log.warning("could not sweep the leftovers of sandbox uid %s: %s", name, exc)
+        finally:
+            lease.release(clean=clean)
+    return swept
+
+
 def _launch_sandboxed(bot_dir: Path, command: list[str], runtime: str | None, runtime_dir: Path | None,
                       limits: SandboxLimits, env: dict[str, str] | None) -> "BotProcess":
+    sweep_stale_slots()
     lease = UidLease.acquire()
     proc = BotProcess(limits=limits, sandboxed=True, lease=lease)
     try:
@@ -173,6 +219,7 @@ class BotProcess:
         self._uid_clear = False  # close() saw no process of the uid left
         self._close_lock = threading.Lock()
         self.closed = False
+        _live.add(self)
 
     # ---- start ---------------------------------------------------------------------------------------------
 

@@ -79,27 +79,44 @@ class UidLease:
 
     @classmethod
     def acquire(cls) -> "UidLease":
-        locks = state_dir() / "uids"
-        locks.mkdir(parents=True, exist_ok=True, mode=0o700)
+        """Lease a uid no live holder has, killing whatever a dead holder of it left running."""
         # start at a different place in each process so concurrent workers rarely contend for the same lock
         start = os.getpid() % UID_COUNT
         for i in range(UID_COUNT):
             uid = UID_BASE + (start + i) % UID_COUNT
-            fd = os.open(locks / f"{uid}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                os.close(fd)
+            lease = cls.try_take(uid)
+            if lease is None:
                 continue
-            if os.pread(fd, len(CLEAN), 0) != CLEAN and processes_of_uid(uid, zombies=True) and (
+            if not lease.left_clean and processes_of_uid(uid, zombies=True) and (
                     not kill_uid(uid, timeout=1.0) or processes_of_uid(uid, zombies=True)):
                 # something of a dead holder is still there (a zombie still counts against RLIMIT_NPROC of
                 # its uid): leave this uid alone, take another
-                os.close(fd)
+                lease.release()
                 continue
-            os.pwrite(fd, IN_USE, 0)  # if we die holding it, the next holder must scan
-            return cls(uid, fd)
+            lease.mark_in_use()
+            return lease
         raise SandboxUnavailable(f"all {UID_COUNT} sandbox uids from {UID_BASE} are in use")
+
+    @classmethod
+    def try_take(cls, uid: int) -> "UidLease | None":
+        """The lease on `uid` if nobody holds it now (no waiting), else None. Nothing is checked or cleaned."""
+        locks = state_dir() / "uids"
+        locks.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(locks / f"{uid}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return None
+        return cls(uid, fd)
+
+    @property
+    def left_clean(self) -> bool:
+        """The previous holder released the uid saying nothing of it was left."""
+        return self._fd is not None and os.pread(self._fd, len(CLEAN), 0) == CLEAN
+
+    def mark_in_use(self) -> None:
+        os.pwrite(self._fd, IN_USE, 0)  # if we die holding it, the next holder must scan
 
     @property
     def held(self) -> bool:
