@@ -1,6 +1,7 @@
 """`check_bot`: "why did my bot fail?" answered before a bot plays for real.
 
-It validates the manifest, checks that the command can be found, then plays a short smoke match (the bot in seat
+It validates the manifest, builds a `binary` bot whose program is missing or older than its sources
+(arena.botbuild, sandboxed like the bot), checks that the command can be found, then plays a short smoke match (the bot in seat
 0 against built-in random bots, with the platform's time control) and explains every problem in plain words:
 a missing manifest field, a command that does not exist, a bot that never opened its socket (with what it
 printed), a crash (with its last output), illegal or malformed answers (with examples), timeouts.
@@ -13,7 +14,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena import games
+from arena import botbuild, games
 from arena.botpkg import ManifestError, Manifest, load_manifest
 from arena.match import BotSpec, MatchResult, TimeControl, run_match
 from arena.sandbox import runtimes
@@ -88,6 +89,14 @@ def check_bot(path: str | os.PathLike, *, sandbox: bool = True, game: str | None
     elif game not in manifest.games:
         problem = f"bot.toml does not list the game {game!r} (it lists {', '.join(manifest.games)})"
         return CheckReport(ok=False, problems=[problem], log="\n".join(log + [problem]))
+    stale = botbuild.build_needed(manifest)
+    if stale:
+        log.append(f"building first ({stale}): {' '.join(manifest.build)}")
+        try:
+            built = botbuild.build(manifest.path, sandbox=sandbox)
+        except botbuild.BuildError as exc:
+            return CheckReport(ok=False, problems=[str(exc)], log="\n".join(log + [str(exc)]))
+        log.append(f"built {built.program.relative_to(manifest.path)} in {built.seconds:.1f} s")
     problem = _command_problem(manifest)
     if problem:
         return CheckReport(ok=False, problems=[problem], log="\n".join(log + [problem]))

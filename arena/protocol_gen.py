@@ -4,7 +4,13 @@ Outputs, all committed (a test regenerates into a temporary folder and fails whe
 - `arena/v1/<name>_pb2.py`, `_pb2.pyi`, `_pb2_grpc.py`: the Python code (`from arena.v1 import arena_pb2`);
 - `bots/python/sdk/arena/v1/`: the same files, shipped inside the Python bot SDK (`arena_bot`) so that a bot's
   runtime needs no copy of the referee;
-- `bots/node/sdk/proto/arena/v1/*.proto`: the protocol files the Node SDK loads with @grpc/proto-loader.
+- `bots/node/sdk/proto/arena/v1/*.proto`: the protocol files the Node SDK loads with @grpc/proto-loader;
+- `bots/cpp/sdk/proto/arena/v1/*.proto`: the protocol files the C++ kit compiles at build time (protoc's C++
+  generator cannot take a field `X_size` beside a repeated field `X`, whose generated `X_size()` accessor it
+  would clash with: such a field is renamed `X_count` in this copy, same number, so the wire is unchanged);
+- `bots/cpp/<bot>/sdk/`: the C++ kit (the hand-written `bots/cpp/sdk/arena_bot.hpp` and `arena.mk`, and the
+  protocol files above) copied into each C++ bot of `CPP_BOTS`, because a bot package must hold everything its
+  build needs: only its own folder is visible in the build's sandbox.
 
 grpcio-tools is pinned in pyproject.toml because its protoc writes its own version into the generated code.
 """
@@ -12,6 +18,7 @@ grpcio-tools is pinned in pyproject.toml because its protoc writes its own versi
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import sys
 import tempfile
@@ -25,6 +32,10 @@ PROTO_DIR = PROTO_ROOT / "arena" / "v1"
 PY_PACKAGE = Path("arena/v1")
 SDK_PY_PACKAGE = Path("bots/python/sdk/arena/v1")
 SDK_NODE_PROTOS = Path("bots/node/sdk/proto/arena/v1")
+SDK_CPP = Path("bots/cpp/sdk")
+SDK_CPP_PROTOS = SDK_CPP / "proto/arena/v1"
+SDK_CPP_FILES = ("arena_bot.hpp", "arena.mk")  # hand-written, in bots/cpp/sdk
+CPP_BOTS = (Path("bots/cpp/random"),)
 
 INIT = '''"""Generated gRPC/protobuf code of the Arena bot protocol (arena.v1), made by `python -m arena.protocol_gen`
 from proto/arena/v1/*.proto. Do not edit: edit the .proto files and regenerate."""
@@ -71,6 +82,51 @@ def generate(root: Path) -> list[Path]:
     for p in proto_files():
         shutil.copyfile(p, target / p.name)
         written.append(SDK_NODE_PROTOS / p.name)
+    return written + _write_cpp(root)
+
+
+def cpp_proto_text(text: str) -> str:
+    """The .proto text for the C++ kit: a field `X_size` beside a repeated field `X` of the same message becomes
+    `X_count` (protoc's C++ code for `repeated X` has an accessor `X_size()` that such a field would redefine)."""
+    lines = text.splitlines(keepends=True)
+    field = re.compile(r"^(\s*)(repeated\s+)?([\w.]+)\s+(\w+)\s*=\s*(\d+)\s*;")
+    out, message_start, repeated = [], [], []
+    for line in lines:
+        if re.match(r"^\s*message\s+\w+\s*\{", line):
+            message_start.append(len(out))
+            repeated.append(set())
+        m = field.match(line)
+        if m and repeated and m.group(2):
+            repeated[-1].add(m.group(4))
+        out.append(line)
+        if line.strip() == "}" and message_start:
+            start, names = message_start.pop(), repeated.pop()
+            for i in range(start, len(out)):
+                f = field.match(out[i])
+                if f and not f.group(2) and f.group(4).endswith("_size") and f.group(4)[:-5] in names:
+                    new = f.group(4)[:-5] + "_count"
+                    out[i] = (f"{f.group(1)}// C++ kit: renamed from {f.group(4)} (clashes with {f.group(4)[:-5]}'s "
+                              f"generated {f.group(4)}()); same field number\n"
+                              + out[i].replace(f" {f.group(4)} ", f" {new} ", 1))
+    return "".join(out)
+
+
+def _write_cpp(root: Path) -> list[Path]:
+    written: list[Path] = []
+    targets = [(SDK_CPP_PROTOS, False)] + [(bot / "sdk", True) for bot in CPP_BOTS]
+    for folder, with_sdk in targets:
+        protos = folder / "proto/arena/v1" if with_sdk else folder
+        target = root / protos
+        if target.exists():
+            shutil.rmtree(target)
+        target.mkdir(parents=True)
+        for p in proto_files():
+            (target / p.name).write_text(cpp_proto_text(p.read_text(encoding="utf-8")), encoding="utf-8")
+            written.append(protos / p.name)
+        if with_sdk:
+            for name in SDK_CPP_FILES:
+                shutil.copyfile(ROOT / SDK_CPP / name, root / folder / name)
+                written.append(folder / name)
     return written
 
 
@@ -86,7 +142,8 @@ def stale_files(root: Path = ROOT) -> list[str]:
                 problems.append(f"{rel}: missing")
             elif have.read_bytes() != (fresh_root / rel).read_bytes():
                 problems.append(f"{rel}: differs")
-        for package in (PY_PACKAGE, SDK_PY_PACKAGE, SDK_NODE_PROTOS):
+        cpp = [SDK_CPP_PROTOS] + [d for bot in CPP_BOTS for d in (bot / "sdk", bot / "sdk/proto/arena/v1")]
+        for package in (PY_PACKAGE, SDK_PY_PACKAGE, SDK_NODE_PROTOS, *cpp):
             for have in sorted((root / package).glob("*")) if (root / package).exists() else []:
                 rel = have.relative_to(root)
                 if have.is_file() and rel not in fresh:

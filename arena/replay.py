@@ -99,7 +99,7 @@ def verify(replay: dict[str, Any]) -> None:
     if [s["score"] for s in seats] != scores:
         raise ReplayMismatch(f"final scores differ: recorded {[s['score'] for s in seats]}, "
                              f"re-simulated {scores}")
-    ranks = final_ranks(state.ranking(), [s["disqualified"] for s in seats])
+    ranks = final_ranks(state.ranking(), [s["disqualified"] for s in seats], game.engine_opponents)
     if [s["rank"] for s in seats] != ranks:
         raise ReplayMismatch(f"final ranks differ: recorded {[s['rank'] for s in seats]}, re-simulated {ranks}")
 
@@ -107,15 +107,27 @@ def verify(replay: dict[str, Any]) -> None:
 def frames(replay: dict[str, Any], seat: int | None = None) -> list[dict[str, Any]]:
     """Frame 0 is the initial position, frame i the position after decision i (1-based):
     `{"index", "seat", "action", "events", "observation", "ms", "fault"}`, the observation from `seat`'s view
-    (None: omniscient). Raises ReplayMismatch if an action does not apply."""
+    (None: omniscient). Raises ReplayMismatch if an action does not apply.
+
+    From a seat's view, another seat's decisions are shown as the game allows (`State.redact_decision`, asked
+    of the state before the decision): `action` is None when the seat may not know what was chosen, and the
+    events are those it may see. A fault of such a hidden decision keeps its kind but not its message, which can
+    quote the bot's answer. The seat's own decisions and the omniscient view are shown whole."""
     state = _new_state(replay, check_version=False)
     out = [{"index": 0, "seat": None, "action": None, "events": [], "ms": None, "fault": None,
             "observation": state.observation(seat)}]
     for i, d in enumerate(replay["decisions"], start=1):
+        actor, text, fault = d["seat"], d["action"], d.get("fault")
+        redact = seat is not None and actor != seat
+        before = state.clone() if redact else None
         try:
-            events = state.apply(state.game.parse_action(d["action"]))
+            events = _normal(state.apply(state.game.parse_action(text)))
         except (ActionParseError, IllegalAction) as exc:
             raise ReplayMismatch(f"decision {i - 1}: {exc}") from None
-        out.append({"index": i, "seat": d["seat"], "action": d["action"], "events": _normal(events),
-                    "ms": d.get("ms"), "fault": d.get("fault"), "observation": state.observation(seat)})
+        if before is not None:
+            text, events = before.redact_decision(actor, seat, text, events)
+            if text is None and fault:
+                fault = {"kind": fault["kind"], "message": ""}
+        out.append({"index": i, "seat": actor, "action": text, "events": events,
+                    "ms": d.get("ms"), "fault": fault, "observation": state.observation(seat)})
     return out

@@ -2,7 +2,8 @@
 
     python bench/bot_latency.py [--calls 2000] [--starts 7] [--matches 3] [--no-sandbox] [--json]
 
-Measures, for the Python and the Node kit (random bots):
+Measures, for the Python, the Node and the C++ kit (random bots; the C++ one is built first if its program is
+missing or stale, as `arena bot build` does):
 1. per-decision round trip of `Decide` to a sandboxed bot (median / p99), for a small request (no observation,
    3 legal actions: the ~0.4 ms bare-gRPC figure of shared/design/sandbox.md) and for real Thebes decisions
    (4 players, typed observation and every legal action), against the same random policy called in-process,
@@ -28,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena import games  # noqa: E402
+from arena import botbuild, games  # noqa: E402
 from arena.botpkg import load_manifest  # noqa: E402
 from arena.games.policy import RandomPolicy  # noqa: E402
 from arena.match import BotSpec, TimeControl, run_match  # noqa: E402
@@ -37,7 +38,7 @@ from arena.match.protocol import Encoder  # noqa: E402
 from arena.sandbox import SandboxLimits, launch  # noqa: E402
 from arena.v1 import arena_pb2  # noqa: E402
 
-KITS = {"python": ROOT / "bots/python/random", "node": ROOT / "bots/node/random"}
+KITS = {"python": ROOT / "bots/python/random", "node": ROOT / "bots/node/random", "cpp": ROOT / "bots/cpp/random"}
 
 # The baseline of shared/design/sandbox.md: a bare Python gRPC server, unsandboxed, that does not even parse the
 # request (answers fixed bytes). Measured here under the same load as the kits, for a fair ratio.
@@ -151,6 +152,9 @@ def main() -> int:
     args = parser.parse_args()
     sandbox = not args.no_sandbox
     report: dict = {"sandbox": sandbox, "calls": args.calls}
+    built = botbuild.ensure_built(KITS["cpp"], sandbox=sandbox)
+    if built is not None:
+        report["cpp_build_s"] = built.seconds
 
     requests, raw = thebes_requests(300)
     small = arena_pb2.DecideRequest(decision=0, seat=0, legal_actions=[

@@ -1,6 +1,6 @@
 """Leaderboard API latency with 1,000 bots and 100,000 finished matches in PostgreSQL.
 
-    python bench/leaderboard_latency.py [--bots 1000] [--matches 100000] [--requests 300]
+    python bench/leaderboard_latency.py [--bots 1000] [--matches 100000] [--requests 300] [--reuse]
 
 Fills its own database (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/arena_bench_leaderboard) with
 bulk_create, then times GET requests through Django's full stack in-process (URL routing, DRF, serialisers,
@@ -82,15 +82,23 @@ def main() -> None:
     parser.add_argument("--bots", type=int, default=1000)
     parser.add_argument("--matches", type=int, default=100_000)
     parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument("--reuse", action="store_true", help="keep the data of an earlier run if it matches")
     args = parser.parse_args()
     setup_django("arena_bench_leaderboard")
     from django.test import Client
     from django.test.utils import setup_test_environment
 
     setup_test_environment()  # lets the test Client run against ALLOWED_HOSTS etc. as in tests
-    t0 = time.perf_counter()
-    slug = fill(args.bots, args.matches)
-    print(f"filled {args.bots} bots, {args.matches} matches in {time.perf_counter() - t0:.1f} s")
+    from ladders.models import Rating
+    from matches.models import Match
+
+    if args.reuse and Rating.objects.count() == args.bots and Match.objects.count() == args.matches:
+        slug = "thebes-2p"
+        print(f"reusing {args.bots} bots, {args.matches} matches")
+    else:
+        t0 = time.perf_counter()
+        slug = fill(args.bots, args.matches)
+        print(f"filled {args.bots} bots, {args.matches} matches in {time.perf_counter() - t0:.1f} s")
     client = Client()
     for label, url in [("leaderboard, first page (50)", f"/api/ladders/{slug}/leaderboard/"),
                        ("leaderboard, page 20 (50)", f"/api/ladders/{slug}/leaderboard/?page=20"),

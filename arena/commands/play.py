@@ -1,6 +1,7 @@
 """`arena play GAME --bot DIR --bot DIR ... [--players N] [--seed N] [--json] [--replay FILE] [--no-sandbox]`:
 one match between bot packages, exactly as the platform runs it (sandboxed), with a progress line on stderr and
-a result table (or one JSON object with --json). The replay goes to ./replays/ unless --replay names a file."""
+a result table (or one JSON object with --json). The replay goes to ./replays/ unless --replay names a file.
+A `binary` bot whose program is missing or older than its sources is built first (as `arena bot build`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import sys
 import time
 from typing import Any
 
-from arena import games
+from arena import botbuild, games
+from arena.botpkg import ManifestError, load_manifest
 from arena.match import BotSpec, MatchResult, TimeControl, run_match
 from arena.match.referee import default_replay_path
 from arena.sandbox import RuntimeMissing, SandboxUnavailable
@@ -77,6 +79,15 @@ def run(args: argparse.Namespace) -> int:
     print(f"{args.game}, {players} players, seed {seed}{' (no sandbox)' if args.no_sandbox else ''}",
           file=sys.stderr)
     try:
+        for folder in dict.fromkeys(args.bot):
+            _build_if_needed(folder, sandbox=not args.no_sandbox)
+    except botbuild.BuildError as exc:
+        print(f"arena play: {exc}", file=sys.stderr)
+        return 2
+    except SandboxUnavailable as exc:
+        print(f"arena play: {exc}", file=sys.stderr)
+        return 2
+    try:
         result = run_match(args.game, {"players": players}, seed, [BotSpec(path=b) for b in args.bot],
                            time_control=tc, sandbox=not args.no_sandbox, replay_path=replay_path,
                            progress=progress)
@@ -89,6 +100,19 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(result_table(result))
     return 0
+
+
+def _build_if_needed(folder: str, sandbox: bool) -> None:
+    """Build a `binary` bot whose program is missing or older than its sources (arena.botbuild)."""
+    try:
+        manifest = load_manifest(folder)
+    except ManifestError:
+        return  # the match reports it for the seat
+    reason = botbuild.build_needed(manifest)
+    if reason:
+        print(f"building {folder} ({reason}): {' '.join(manifest.build)}", file=sys.stderr)
+        result = botbuild.build(folder, sandbox=sandbox)
+        print(f"built {result.program} in {result.seconds:.1f} s", file=sys.stderr)
 
 
 def result_table(result: MatchResult) -> str:

@@ -43,6 +43,10 @@ def _compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
+def _action_text(action: str | None) -> str:
+    return "(hidden from this seat)" if action is None else action
+
+
 def _event_text(event: dict[str, Any]) -> str:
     rest = " ".join(f"{k}={_compact(v)}" for k, v in event.items() if k != "type")
     return f"{event.get('type', '?')} {rest}".strip()
@@ -73,9 +77,10 @@ def show_lines(replay: dict[str, Any], seat: int | None = None) -> list[str]:
             lines += _observation_lines(changed, "        ")
             seen = prev["observation"]
         fault = frame["fault"]
-        note = f"  FAULT {fault['kind']}: {fault['message']} (fallback played)" if fault else ""
+        note = (f"  FAULT {fault['kind']}{': ' + fault['message'] if fault['message'] else ''} (fallback played)"
+                if fault else "")
         lines.append(f"{frame['index']:5d}. seat {frame['seat']} ({names.get(frame['seat'], '?')}): "
-                     f"{frame['action']}  [{frame['ms'] or 0:.1f} ms]{note}")
+                     f"{_action_text(frame['action'])}  [{frame['ms'] or 0:.1f} ms]{note}")
         lines += [f"        {_event_text(e)}" for e in frame["events"]]
     lines.append("end:")
     lines += _observation_lines(frames[-1]["observation"])

@@ -16,6 +16,9 @@ Contract for every game:
   turn one into the other without game-specific code.
 - `scores()` are the final (or current) points per seat; `ranking()` is each seat's rank (1 = best, ties share the
   better rank) once the game is terminal.
+- `redact_decision(actor, viewer, action_text, events)` says what seat `viewer` may see of a decision that seat
+  `actor` made (replay viewers, a seat's view of a finished match). Default: everything, for games whose every
+  decision is public; a game with hidden choices overrides it.
 - `to_json()` / `Game.state_from_json()` round-trip a state exactly, RNG included: continuing a restored state gives
   the identical game.
 """
@@ -87,6 +90,21 @@ class State(abc.ABC):
         tie-break override this."""
         return rank_by_keys(self.scores())
 
+    def redact_decision(self, actor: int, viewer: int, action_text: str,
+                        events: list[Event]) -> tuple[str | None, list[Event]]:
+        """What seat `viewer` may know of the decision seat `actor` (another seat) takes in this state.
+
+        Called on the state as it is *before* the action is applied (the decision still pending), with the
+        canonical text of the action and the events that applying it returned. Returns the text the viewer may
+        see, or None when the viewer may not know what was chosen (it still sees that `actor` decided), and the
+        events the viewer may see: each event kept, rewritten without its hidden parts, or left out. Judge by what
+        the viewer may know at that moment: what becomes public later (a simultaneous choice once every seat has
+        committed) is shown by the later events and observations, not by the hidden decision's text. Must not
+        modify `events` or the state. The actor's own view and the omniscient view are never redacted.
+
+        Default: every decision is public (the text and all events)."""
+        return action_text, events
+
     def apply_text(self, text: str) -> list[Event]:
         """Parse and apply an action given in its canonical text form."""
         return self.apply(self.game.parse_action(text))
@@ -117,6 +135,12 @@ class Game(abc.ABC):
                              f"options: {', '.join(sorted(self.default_options)) or 'none'}")
         self.players = players
         self.options = {**self.default_options, **options}
+
+    @property
+    def engine_opponents(self) -> int:
+        """Competitors that `ranking()` ranks but that are not seats: opponents the engine plays itself (Minos
+        solo: Rhadamanthus). A seat's rank counts them; a disqualified seat ranks after them. Default none."""
+        return 0
 
     @property
     def params(self) -> dict[str, Any]:

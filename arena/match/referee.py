@@ -290,7 +290,7 @@ def run_match(game: str, params: dict, seed: int, bots: list[BotSpec], *,
                 progress(i, state)
 
         scores = state.scores()
-        ranks = final_ranks(state.ranking(), [s.out for s in seats])
+        ranks = final_ranks(state.ranking(), [s.out for s in seats], g.engine_opponents)
         for s in seats:
             s.result.score = scores[s.index]
             s.result.rank = ranks[s.index]

@@ -45,10 +45,11 @@ def runtime_env(runtime: str | None) -> dict[str, str]:
 
 def command_line(*, uid: int, limits: SandboxLimits, command: list[str], runtime: str | None,
                  bot_dir: str, socket_dir: str, runtime_dir: str | None,
-                 env: dict[str, str] | None = None, seccomp_fd: int | None = None) -> list[str]:
+                 env: dict[str, str] | None = None, seccomp_fd: int | None = None,
+                 bot_writable: bool = False) -> list[str]:
     """argv for the wrapper, which gets ARENA_CGROUP_PROCS in its environment. The three directories must be
     reachable by `uid` (see arena.sandbox.mounts); `seccomp_fd`, passed to the child, holds the seccomp filter
-    (arena.sandbox.seccomp)."""
+    (arena.sandbox.seccomp). `bot_writable` binds the bot folder read-write (a build, arena.botbuild)."""
     argv = [
         SHELL, "-c", wrapper_script(limits), "arena-sandbox",
         "/usr/bin/setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
@@ -63,7 +64,7 @@ def command_line(*, uid: int, limits: SandboxLimits, command: list[str], runtime
     if runtime_dir is not None:
         argv += ["--ro-bind", runtime_dir, "/runtime"]
     argv += [
-        "--ro-bind", bot_dir, "/bot",
+        "--bind" if bot_writable else "--ro-bind", bot_dir, "/bot",
         "--bind", socket_dir, "/sock",
         "--remount-ro", "/",  # the root bwrap builds is a tmpfs: nothing may be written there
         "--unshare-all", "--unshare-user", "--disable-userns", "--hostname", "bot",

@@ -18,6 +18,7 @@ the sandbox, and the bot's uid could not write there anyway).
 from __future__ import annotations
 
 import errno
+import json
 import os
 import signal
 import time
@@ -166,6 +167,29 @@ class BotCgroups:
         _write(self.dirs["pids"] / "pids.max", limits.pids)
         _write(self.dirs["cpu"] / "cpu.cfs_period_us", CFS_PERIOD_US)
         _write(self.dirs["cpu"] / "cpu.cfs_quota_us", quota)
+
+    # A record of where a bot's cgroups are, kept while it runs: the process that sweeps up after a dead referee
+    # may sit in another memory cgroup, and so could not find them from its own.
+
+    @staticmethod
+    def _record_path(name: str, state: Path) -> Path:
+        return state / "cgroups" / f"{name}.json"
+
+    def save_record(self, state: Path) -> None:
+        path = self._record_path(self.name, state)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        path.write_text(json.dumps({"v2": self.v2, "dirs": {k: str(v) for k, v in self.dirs.items()}}))
+
+    def drop_record(self, state: Path) -> None:
+        self._record_path(self.name, state).unlink(missing_ok=True)
+
+    @classmethod
+    def from_record(cls, name: str, state: Path) -> "BotCgroups | None":
+        try:
+            data = json.loads(cls._record_path(name, state).read_text())
+        except (OSError, ValueError):
+            return None
+        return cls(name, bool(data["v2"]), {k: Path(v) for k, v in data["dirs"].items()})
 
     def procs_files(self) -> list[str]:
         """The cgroup.procs files a process writes its pid into to join every cgroup of this bot."""

@@ -84,14 +84,38 @@ def check_available() -> None:
                                      f"set it to 1 with sysctl. {advice}")
     from arena.sandbox import cgroups
     cgroups.check()
+    _probe(advice)
     _available = True
 
 
+def _probe(advice: str) -> None:
+    """Build one real sandbox around /usr/bin/true: what no configuration file tells (an AppArmor or seccomp
+    policy of the host refusing user namespaces to bubblewrap, say) shows here, once per process."""
+    with tempfile.TemporaryDirectory(prefix="arena-probe-") as empty:
+        os.chmod(empty, 0o755)
+        probe = _launch_sandboxed(Path(empty), ["/usr/bin/true"], None, None, SandboxLimits(), None)
+        try:
+            deadline = time.monotonic() + 10
+            while probe.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.002)
+            rc, output = probe.poll(), probe.output_tail().strip()
+        finally:
+            probe.close()
+    if rc != 0:
+        raise SandboxUnavailable(f"bubblewrap cannot build a sandbox on this host ({probe.exit_reason()}): "
+                                 f"{output or 'no output'}. {advice}")
+
+
 def launch(bot_dir: Path | str, command: list[str], runtime: str | None, limits: SandboxLimits,
-           sandbox: bool = True, env: dict[str, str] | None = None) -> "BotProcess":
+           sandbox: bool = True, env: dict[str, str] | None = None,
+           writable_bot_dir: bool = False) -> "BotProcess":
     """Start `command` in `bot_dir`. `runtime` is "python", "node", or None/"binary". Raises SandboxUnavailable
     (sandbox=True on a host that cannot sandbox), runtimes.RuntimeMissing, or FileNotFoundError for a missing
-    folder; a bot that misbehaves once started is never a reason to raise."""
+    folder; a bot that misbehaves once started is never a reason to raise.
+
+    `writable_bot_dir=True` (for building a bot, arena.botbuild) binds the folder read-write at /bot and, when
+    sandboxed, hands the folder and everything in it over to the bot's uid (chown) so that it can write there:
+    pass a scratch copy, never a folder whose ownership matters."""
     bot_dir = Path(bot_dir).resolve()
     if not bot_dir.is_dir():
         raise FileNotFoundError(f"bot folder {bot_dir} does not exist")
@@ -107,20 +131,22 @@ def launch(bot_dir: Path | str, command: list[str], runtime: str | None, limits:
                                   "it world-readable (chmod -R a+rX)")
         if runtime_dir is not None and not runtime_dir.is_dir():
             raise runtimes.RuntimeMissing(runtime, runtime_dir)
-        return _launch_sandboxed(bot_dir, command, runtime, runtime_dir, limits, env)
+        return _launch_sandboxed(bot_dir, command, runtime, runtime_dir, limits, env, writable_bot_dir)
     return _launch_plain(bot_dir, command, runtime, runtime_dir, limits, env)
 
 
 def sweep_stale_slots() -> list[int]:
     """Remove what sandboxes of dead referees left (a referee killed before it could close its bots): for every
     bot slot whose uid nobody holds, kill its processes, remove its cgroups and mounts. Returns the uids swept.
-    Cheap when there is nothing to do (one directory listing), so every launch does it."""
-    try:
-        names = os.listdir(state_dir() / "mnt")
-    except FileNotFoundError:
-        return []
+    Cheap when there is nothing to do (two directory listings), so every launch does it."""
+    names: set[str] = set()
+    for directory, suffix in ((state_dir() / "mnt", ""), (state_dir() / "cgroups", ".json")):
+        try:
+            names.update(n[: len(n) - len(suffix)] for n in os.listdir(directory) if n.endswith(suffix))
+        except FileNotFoundError:
+            pass
     swept = []
-    for name in names:
+    for name in sorted(names):
         if not name.isdigit():
             continue
         lease = UidLease.try_take(int(name))
@@ -129,9 +155,10 @@ def sweep_stale_slots() -> list[int]:
         clean = False
         try:
             kill_uid(lease.uid, timeout=1.0)
-            cgroups = BotCgroups.locate(name)
+            cgroups = BotCgroups.from_record(name, state_dir()) or BotCgroups.locate(name)
             cgroups.kill_all(timeout=1.0)
-            cgroups.remove(timeout=1.0)
+            if cgroups.remove(timeout=1.0):
+                cgroups.drop_record(state_dir())
             BotMounts(lease.uid).unmount_all()
             clean = not processes_of_uid(lease.uid, zombies=True) and not cgroups.exists()
             swept.append(lease.uid)
@@ -143,22 +170,26 @@ def sweep_stale_slots() -> list[int]:
 
 
 def _launch_sandboxed(bot_dir: Path, command: list[str], runtime: str | None, runtime_dir: Path | None,
-                      limits: SandboxLimits, env: dict[str, str] | None) -> "BotProcess":
+                      limits: SandboxLimits, env: dict[str, str] | None,
+                      writable_bot_dir: bool = False) -> "BotProcess":
     sweep_stale_slots()
     lease = UidLease.acquire()
     proc = BotProcess(limits=limits, sandboxed=True, lease=lease)
     try:
+        if writable_bot_dir:
+            _hand_over(bot_dir, lease.uid)
         mounts = BotMounts(lease.uid)
         proc._mounts = mounts
         mounts.mount(bot_dir, runtime_dir)
         proc.socket_path = str(mounts.socket_dir / SOCKET_NAME)
         proc._cgroups = BotCgroups.create(str(lease.uid), limits)
+        proc._cgroups.save_record(state_dir())
         filter_fd = seccomp.program_fd()
         try:
             argv = bwrap.command_line(
                 uid=lease.uid, limits=limits, command=command, runtime=runtime, bot_dir=str(mounts.bot_dir),
                 socket_dir=str(mounts.socket_dir), runtime_dir=str(mounts.runtime_dir) if runtime_dir else None,
-                env=env, seccomp_fd=filter_fd)
+                env=env, seccomp_fd=filter_fd, bot_writable=writable_bot_dir)
             wrapper_env = {"PATH": "/usr/bin:/bin", "ARENA_CGROUP_PROCS": " ".join(proc._cgroups.procs_files())}
             proc._start(argv, wrapper_env, cwd="/", pass_fds=[filter_fd] if filter_fd is not None else [])
         finally:
@@ -168,6 +199,14 @@ def _launch_sandboxed(bot_dir: Path, command: list[str], runtime: str | None, ru
         proc.close()
         raise
     return proc
+
+
+def _hand_over(folder: Path, uid: int) -> None:
+    """chown `folder` and everything under it (symlinks themselves, never their targets) to `uid`."""
+    os.chown(folder, uid, uid)
+    for dirpath, dirnames, filenames in os.walk(folder):
+        for name in dirnames + filenames:
+            os.chown(os.path.join(dirpath, name), uid, uid, follow_symlinks=False)
 
 
 def _launch_plain(bot_dir: Path, command: list[str], runtime: str | None, runtime_dir: Path | None,
@@ -323,7 +362,7 @@ class BotProcess:
                 name = f"signal {sig}"
             return _SIGNAL_WORDS.get(sig, f"killed by {name}")
         if rc == 0:
-            return "exited with code 0 (the bot stopped by itself)"
+            return "exited by itself with code 0"
         last_line = tail.strip().splitlines()[-1] if tail.strip() else ""
         if "MemoryError" in last_line:
             return (f"ran out of memory (MemoryError; memory limit {limits.memory_mb} MB, address space "
@@ -428,7 +467,7 @@ class BotProcess:
             while self._popen.poll() is None and time.monotonic() < deadline:
                 inside = [pid for pid in self._cgroups.pids() if pid != wrapper]
                 if not inside:
-                    break  # the wrapper is still before bwrap (sh, setpriv, prlimit) or bwrap is exiting
+                    break  # the wrapper is still before bwrap (dash, setpriv) or bwrap is exiting
                 for pid in inside:
                     try:
                         os.kill(pid, signal.SIGKILL)
@@ -453,7 +492,9 @@ class BotProcess:
             self._final_cpu = self._cgroups.cpu_seconds()
             self._final_oom_kills = self._cgroups.oom_kills()
             try:
-                if not self._cgroups.remove():
+                if self._cgroups.remove():
+                    self._cgroups.drop_record(state_dir())
+                else:
                     errors.append(f"cgroups of {self._cgroups.name} still busy")
             except OSError as exc:
                 errors.append(str(exc))

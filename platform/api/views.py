@@ -3,6 +3,7 @@ only a bot's owner changes it. Every list is paginated; every client mistake is 
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 
 from django.conf import settings
@@ -14,7 +15,7 @@ from django.http import FileResponse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import exceptions, generics, mixins, parsers, permissions, status, viewsets
+from rest_framework import exceptions, mixins, parsers, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
@@ -213,8 +214,7 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.CreateModelMixin, viewsets.
                                 status=status.HTTP_429_TOO_MANY_REQUESTS)
             ladder = data["ladder"]
             table = [data["bot"], *data["opponents"]]
-            import random
-            random.shuffle(table)
+            random.shuffle(table)  # seats are drawn, as on the ladder
             match = create_match(game=ladder.game, params=ladder.game_params,
                                  time_control=ladder.time_control.to_dict(),
                                  versions=[b.playing_version.pk for b in table], ladder=ladder,

@@ -2,7 +2,8 @@
 omniscient, cached on disk beside the replay as gzip JSON so a viewer opens fast and a page costs no
 re-simulation after the first time.
 
-Hidden information: a seat's view is what that seat was shown; the omniscient view is served only for a
+Hidden information: a seat's view is what that seat was shown (its observations, and the other seats' decisions
+as far as the game makes them public: `arena.replay.frames`); the omniscient view is served only for a
 finished match (a replay exists only then, but the rule is checked here rather than assumed)."""
 
 from __future__ import annotations
@@ -17,12 +18,8 @@ from django.conf import settings
 from arena import replay as replays
 from matches.models import Match
 
-CACHE_VERSION = 2
-
-# Games whose every decision is public: a seat's view may show the other seats' actions and events as they
-# happened. In any other game (Minos: cards chosen from a hand, simultaneous choices) a seat's view shows that
-# another seat decided, not what: the observations carry what the seat learnt.
-PUBLIC_ACTION_GAMES = frozenset({"thebes"})
+# 3: a seat's view shows other seats' decisions as the game allows (State.redact_decision), not all-or-nothing
+CACHE_VERSION = 3
 
 
 class NoReplay(LookupError):
@@ -58,7 +55,7 @@ def frames_gz(match: Match, seat: int | None) -> bytes:
         "seats": replay["header"]["seats"],
         "seat": seat,
         "result": replay.get("result"),
-        "frames": _redact(replays.frames(replay, seat), seat, replay["header"]["game"]),
+        "frames": replays.frames(replay, seat),
     }
     data = gzip.compress(json.dumps(payload, separators=(",", ":")).encode(), compresslevel=6, mtime=0)
     cache.parent.mkdir(parents=True, exist_ok=True)
@@ -66,15 +63,6 @@ def frames_gz(match: Match, seat: int | None) -> bytes:
     tmp.write_bytes(data)
     os.replace(tmp, cache)
     return data
-
-
-def _redact(frames: list[dict], seat: int | None, game: str) -> list[dict]:
-    if seat is None or game in PUBLIC_ACTION_GAMES:
-        return frames
-    for f in frames:
-        if f["seat"] is not None and f["seat"] != seat:
-            f["action"], f["events"] = None, []
-    return frames
 
 
 def _cache_path(match: Match, seat: int | None) -> Path:

@@ -44,7 +44,6 @@ def test_register_builtin_bots_is_idempotent_and_enrols_them(ladders, capsys):
 
 
 def test_without_sandbox_an_untrusted_match_fails_with_a_reason(db, make_user, settings):
-    from matches.models import Match
     from matches.services import create_match
     from matches.tasks import run_match
     from platform_helpers import make_bot

@@ -3,7 +3,6 @@ the sandbox, the ladder plays real sandboxed matches, and the leaderboard API sh
 
 import gzip
 import json
-import time
 
 import pytest
 

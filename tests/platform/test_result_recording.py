@@ -158,3 +158,36 @@ def test_a_bot_that_keeps_crashing_is_suspended_with_a_reason(ladder, make_user,
     assert BotVersion.objects.get(pk=steady.active_version_id).status == BotVersion.Status.READY
     crashy.refresh_from_db()
     assert crashy.playing_version is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_recording_at_once_apply_ratings_once(make_user):
+    """Two deliveries of one match finishing at the same moment: the row lock lets exactly one record it."""
+    import threading
+
+    from django.db import connection
+
+    from ladders.models import Ladder, Rating
+    from matches.services import create_match, record_result
+
+    ladder = Ladder.objects.create(slug="thebes-2p", name="Thebes 2p", game="thebes", players=2)
+    a, b = make_bot(make_user(), "alpha"), make_bot(make_user(), "beta")
+    match = create_match(game="thebes", params={"players": 2}, time_control={}, ladder=ladder, queue=False,
+                         versions=[a.active_version_id, b.active_version_id])
+    barrier, outcomes = threading.Barrier(4), []
+
+    def deliver():
+        try:
+            barrier.wait()
+            outcomes.append(record_result(match.pk, result_for(match, [1, 2])))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=deliver) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == [False, False, False, True]
+    assert sorted(Rating.objects.values_list("games", flat=True)) == [1, 1]
+    assert sorted(round(e) for e in Rating.objects.values_list("elo", flat=True)) == [1484, 1516]

@@ -205,3 +205,13 @@ def test_without_sandbox_uploads_are_refused_clearly(client, bot, settings):
     settings.ARENA_SANDBOX = "off"
     assert_rejected(upload(client, bot.pk, zip_bytes(bot_files())), "without the bot sandbox",
                     "refuses uploads", status=503)
+
+
+def test_upload_larger_than_memory_buffer_goes_through_a_temporary_file(client, bot):
+    files = {**bot_files(), "model.bin": os.urandom(3 * 1024 * 1024)}  # > Django's 2.5 MB in-memory limit
+    response = upload(client, bot.pk, tar_gz_bytes(files), "bot.tar.gz")
+    assert response.status_code == 201, response.content
+    from botregistry.models import BotVersion
+    version = BotVersion.objects.get()
+    assert (version.package_path / "model.bin").stat().st_size == 3 * 1024 * 1024
+    assert version.archive_size > 3 * 1024 * 1024 and version.archive_path.endswith(".tar.gz")

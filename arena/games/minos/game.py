@@ -25,6 +25,11 @@ class MinosGame(Game):
         if players > 1 and self.options["difficulty"] != "standard":
             raise ValueError("minos difficulty applies to the solo game (players=1) only")
 
+    @property
+    def engine_opponents(self) -> int:
+        """Solo: Rhadamanthus, whom `ranking()` ranks against the one seat (E-01)."""
+        return 1 if self.players == 1 else 0
+
     def new_state(self, seed: int) -> MinosState:
         state = MinosState(self, seed)
         state._advance()

@@ -26,7 +26,7 @@ from arena.games.minos import data as D
 from arena.games.minos.actions import MinosAction
 from arena.games.minos.observation import observe
 from arena.games.minos.rhadamanthus import bot_draft, bot_turn
-from arena.games.minos.rng import SplitMix64
+from arena.games.rng import SplitMix64
 
 BOT = 1  # the map seat of Rhadamanthus in solo games
 
@@ -436,6 +436,33 @@ class MinosState(State):
             getattr(self, "_do_" + self.decision())(seat, text)
         self._advance()
         return self.events
+
+    #: Simultaneous or face-down decisions (E-03, D-15, D-33): another seat never sees their text. The setup
+    #: keep and the hand card tucked into the palace stay secret for good; DP-7 groups and DP-12 palace moves
+    #: become public through the events and observations once every seat has committed, not through the text.
+    HIDDEN_DECISIONS = frozenset({"keep", "setup_palace", "groups", "palace"})
+
+    def redact_decision(self, actor: int, viewer: int, action_text: str,
+                        events: list[Event]) -> tuple[str | None, list[Event]]:
+        """Another seat's decision as `viewer` may see it (rules §15.4-15.5, E-03, D-35).
+
+        Hidden (text None; the `decision` event keeps its seat and decision name, its `action` becomes ""):
+        every `keep`, `setup_palace`, `groups` and `palace` decision, and `trait:<card>` when that card lies
+        face down in the actor's palace (its observation shows such a trait as "" too). Everything else is
+        public: the board, the offer, played cards and the dice are seen by all. No other event names a hidden
+        card or choice (E-14: a hand card moved into the palace appears as "" in its `palace` event)."""
+        if actor == viewer or not self._decision_hidden(actor, action_text):
+            return action_text, events
+        shown = [{**e, "action": ""} if e.get("type") == "decision" else e for e in events]
+        return None, shown
+
+    def _decision_hidden(self, actor: int, action_text: str) -> bool:
+        decision = self.decision()
+        if decision in self.HIDDEN_DECISIONS:
+            return True
+        if decision == "turn" and action_text.startswith("trait:"):
+            return action_text[6:] not in self.players[actor]["palace_open"]
+        return False
 
     def _ev(self, **kw: Any) -> None:
         ev = getattr(self, "events", None)

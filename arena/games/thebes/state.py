@@ -34,7 +34,7 @@ from arena.games.thebes.data import (ASSISTANT_BONUS, BONUS_ARTIFACT_VALUE, CAR_
                                      SPECIALIZED_TOKEN0, START_BAGS, START_PLACE, START_TIME, WARSAW,
                                      TRIP, WEEKS_PER_YEAR, WHEEL, WHEEL_MIN_WEEKS, EARLIEST_TIME, marker_year_week,
                                      parse_token, token_name, year_week)
-from arena.games.thebes.rng import SplitMix64
+from arena.games.rng import SplitMix64
 
 if TYPE_CHECKING:
     from arena.games.thebes.game import ThebesGame

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 from arena.games.minos import data as D
-from arena.games.minos.rng import SplitMix64
+from arena.games.rng import SplitMix64
 from minos_helpers import through_draft, through_setup, texts, play
 
 

@@ -6,7 +6,7 @@ import random
 
 from arena.games.minos import data as D
 from arena.games.minos import rhadamanthus as R
-from arena.games.minos.rng import SplitMix64
+from arena.games.rng import SplitMix64
 from minos_helpers import new, play, random_playout, texts, through_setup
 
 

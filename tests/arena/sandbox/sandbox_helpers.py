@@ -5,14 +5,12 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import shutil
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from arena.sandbox import BotProcess, SandboxLimits, SandboxUnavailable, check_available, launch
+from arena.sandbox import BotProcess, SandboxUnavailable, check_available
 from arena.sandbox.uids import processes_of_uid, state_dir
 
 PROGRAMS = Path(__file__).parent / "programs"

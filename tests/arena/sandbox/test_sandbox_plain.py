@@ -1,9 +1,7 @@
 """sandbox=False (an author's own bot on their own machine): a plain child process with its socket in a private
 temporary directory, the same ARENA_SOCKET variable, and the same cleanup on close."""
 
-import json
 import os
-import socket
 import stat
 import time
 from pathlib import Path

@@ -1,6 +1,7 @@
-"""Leftovers of a referee killed before it could close its bots (mounts, cgroups, a uid still marked in use) are
-swept by the next launch on the host, whichever uid that launch gets; a referee that merely forgets to close its
-bots leaves nothing when it exits."""
+"""A referee killed in the middle of a match (SIGKILL: no cleanup code runs) takes its bots down with it
+(bubblewrap's --die-with-parent), and what only its close() would have removed (mounts, cgroups, a uid marked in
+use) is swept by the next launch on the host, whichever uid that one gets. A referee that merely forgets to
+close its bots leaves nothing when it exits."""
 
 import subprocess
 import sys
@@ -42,12 +43,13 @@ def test_next_launch_sweeps_what_a_killed_referee_left(make_bot_dir):
     deadline = time.monotonic() + 5  # --die-with-parent; the host's init reaps the rest
     while uids.processes_of_uid(dead_uid, zombies=True) and time.monotonic() < deadline:
         time.sleep(0.02)
+    assert uids.processes_of_uid(dead_uid, zombies=True) == []
+
     bot = launch(bot_dir, [PYTHON, "bot.py"], None, SandboxLimits())
     bot.close()
     assert_no_traces(bot)
     assert not slot.exists()
     assert not BotCgroups.locate(str(dead_uid)).exists()
-    assert uids.processes_of_uid(dead_uid, zombies=True) == []
 
 
 def test_referee_that_exits_without_closing_leaves_nothing(make_bot_dir):

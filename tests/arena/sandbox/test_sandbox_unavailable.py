@@ -28,3 +28,27 @@ def test_not_root_is_explained(monkeypatch, tmp_path):
         launch(tmp_path, ["true"], None, SandboxLimits())
     assert "must run as root" in str(info.value)
     assert "--no-sandbox" in str(info.value)
+
+
+@pytest.mark.sandbox
+def test_host_where_bubblewrap_fails_is_refused(monkeypatch):
+    """A host whose policy stops bubblewrap (here: an option this bwrap refuses) is found out by the probe."""
+    from arena.sandbox import bwrap
+    from sandbox_helpers import sandbox_skip_reason
+
+    if sandbox_skip_reason():
+        pytest.skip(sandbox_skip_reason())
+    monkeypatch.setattr(process, "_available", False)  # the line above found this host fine
+    real = bwrap.command_line
+
+    def broken(**kwargs):
+        argv = real(**kwargs)
+        at = argv.index("/usr/bin/bwrap") + 1
+        return argv[:at] + ["--no-such-option"] + argv[at:]
+
+    monkeypatch.setattr(bwrap, "command_line", broken)
+    with pytest.raises(SandboxUnavailable) as info:
+        check_available()
+    assert "bubblewrap cannot build a sandbox on this host (the sandbox could not start the bot" in str(info.value)
+    assert "--no-such-option" in str(info.value)
+    assert "--no-sandbox" in str(info.value)

@@ -39,7 +39,7 @@ def test_the_same_seed_and_actions_give_the_same_game():
 
 def test_the_rng_is_splitmix64_bit_for_bit():
     # first outputs of SplitMix64 seeded with 0 (reference values of the published algorithm)
-    from arena.games.thebes.rng import SplitMix64
+    from arena.games.rng import SplitMix64
     rng = SplitMix64(0)
     assert [rng.next64() for _ in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
 

@@ -117,13 +117,17 @@ class Command(BaseCommand):
     def report_sandbox(self) -> None:
         from arena_site.sandbox_mode import unavailable_reason
 
-        reason = unavailable_reason()
+        try:
+            reason = unavailable_reason()
+        except Exception as exc:  # ARENA_SANDBOX=on on a host that can't sandbox
+            raise CommandError(f"ARENA_SANDBOX=on, but this host can't sandbox bots: {exc}") from None
         if reason is None:
             self.say("sandbox: on (bots run in bubblewrap with cgroup limits); uploads accepted")
         else:
             self.say(f"WARNING: no sandbox here: {reason}", self.style.WARNING)
             self.say("WARNING: only the trusted built-in bots will play, UNSANDBOXED; uploads are refused "
-                     "until Arena runs as root with bubblewrap", self.style.WARNING)
+                     "until the sandbox is available (root, bubblewrap, cgroups; ARENA_SANDBOX not off)",
+                     self.style.WARNING)
 
     def start_services(self, bind: str, concurrency: int, var: Path, logs: Path) -> None:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(

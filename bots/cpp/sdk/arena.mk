@@ -1,0 +1,54 @@
+# arena.mk: the build rules of an Arena C++ bot (part of the C++ kit; a bot's Makefile includes it).
+#
+#     BOT := build/bot           # the program bot.toml's `command` starts
+#     SOURCES := bot.cpp         # the bot's own sources
+#     include sdk/arena.mk
+#
+# The protocol's C++ code is generated from sdk/proto/arena/v1/*.proto with protoc and grpc_cpp_plugin (Debian:
+# protobuf-compiler-grpc) into build/gen, compiled once into build/obj, and linked against Debian's libgrpc++ and
+# libprotobuf, which the sandbox's /usr provides at run time. Everything made goes under build/.
+
+SDK ?= sdk
+BUILD ?= build
+CXX ?= g++
+CXXFLAGS ?= -std=c++17 -O2 -Wall
+# The generated code is big and not where a bot spends its time: compiling it without optimisation halves the build.
+GEN_CXXFLAGS ?= -std=c++17 -O0
+PROTOC ?= protoc
+GRPC_PLUGIN ?= $(shell command -v grpc_cpp_plugin)
+LDLIBS += $(shell pkg-config --libs grpc++ protobuf) -lpthread
+
+PROTO_NAMES := arena thebes minos
+GEN := $(BUILD)/gen
+GEN_SOURCES := $(PROTO_NAMES:%=$(GEN)/arena/v1/%.pb.cc) $(GEN)/arena/v1/arena.grpc.pb.cc
+GEN_OBJECTS := $(GEN_SOURCES:$(GEN)/%.cc=$(BUILD)/obj/%.o)
+BOT_OBJECTS := $(SOURCES:%.cpp=$(BUILD)/obj/%.o)
+
+.PHONY: all clean
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all: $(BOT)
+
+$(BOT): $(BOT_OBJECTS) $(GEN_OBJECTS)
+	@mkdir -p $(dir $@)
+	$(CXX) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+$(GEN)/arena/v1/%.pb.cc $(GEN)/arena/v1/%.pb.h: $(SDK)/proto/arena/v1/%.proto
+	@mkdir -p $(GEN)
+	$(PROTOC) -I$(SDK)/proto --cpp_out=$(GEN) $<
+
+$(GEN)/arena/v1/arena.grpc.pb.cc $(GEN)/arena/v1/arena.grpc.pb.h: $(SDK)/proto/arena/v1/arena.proto
+	@mkdir -p $(GEN)
+	$(PROTOC) -I$(SDK)/proto --grpc_out=$(GEN) --plugin=protoc-gen-grpc=$(GRPC_PLUGIN) $<
+
+$(BUILD)/obj/arena/v1/%.o: $(GEN)/arena/v1/%.cc $(PROTO_NAMES:%=$(GEN)/arena/v1/%.pb.h)
+	@mkdir -p $(dir $@)
+	$(CXX) $(GEN_CXXFLAGS) -I$(GEN) -c -o $@ $<
+
+$(BUILD)/obj/%.o: %.cpp $(SDK)/arena_bot.hpp $(PROTO_NAMES:%=$(GEN)/arena/v1/%.pb.h) $(GEN)/arena/v1/arena.grpc.pb.h
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -I$(GEN) -I$(SDK) -c -o $@ $<
+
+clean:
+	rm -rf $(BUILD)

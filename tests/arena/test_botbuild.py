@@ -1,0 +1,171 @@
+"""Building a `binary` bot from source (arena.botbuild): in the sandbox, with the bot's folder as the only
+writable place, a time limit, and failures explained with the compiler's own lines. The bots here are tiny C
+programs (no gRPC), so each build takes about a second."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import stat
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from arena import botbuild
+from arena.botcheck import check_bot
+from arena.botpkg import load_manifest
+from arena.cli import main
+
+HELLO = "#include <stdio.h>\nint main(void) { puts(\"hello\"); return 0; }\n"
+
+
+def make_bot(folder: Path, files: dict[str, str], build: list[str], command: str = "out/bot") -> Path:
+    folder.mkdir()
+    toml = (f'name = "tiny"\ngames = ["thebes"]\nruntime = "binary"\ncommand = ["{command}"]\n'
+            f"build = [{', '.join(repr(w).replace(chr(39), chr(34)) for w in build)}]\n")
+    (folder / "bot.toml").write_text(toml)
+    for rel, text in files.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(text)
+    for path in [folder, *folder.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return folder
+
+
+def snapshot(folder: Path) -> dict[str, tuple[int, bytes]]:
+    return {str(p.relative_to(folder)): (p.lstat().st_mtime_ns, p.read_bytes() if p.is_file() else b"")
+            for p in folder.rglob("*")}
+
+
+COMPILE = ["sh", "-c", "mkdir -p out && gcc -O0 -o out/bot bot.c"]
+
+
+def test_build_makes_the_declared_program_and_tracks_freshness(tmp_path):
+    bot = make_bot(tmp_path / "bot", {"bot.c": HELLO}, COMPILE)
+    manifest = load_manifest(bot)
+    assert botbuild.build_needed(manifest) == "out/bot does not exist yet"
+
+    result = botbuild.ensure_built(bot)
+    program = bot / "out" / "bot"
+    assert result is not None and result.program == program
+    assert program.is_file() and os.access(program, os.X_OK)
+    st = program.stat()
+    assert st.st_uid == os.geteuid()  # copied back by the host, not left owned by the build's uid
+    assert not st.st_mode & (stat.S_ISUID | stat.S_ISGID)
+    assert botbuild.build_needed(manifest) is None
+    assert botbuild.ensure_built(bot) is None  # fresh: nothing to do
+
+    (bot / "bot.c").write_text(HELLO.replace("hello", "hello again"))
+    assert botbuild.build_needed(manifest) == "bot.c is newer than out/bot"
+    assert botbuild.ensure_built(bot) is not None
+    assert botbuild.build_needed(manifest) is None
+
+
+def test_syntax_error_is_explained_with_the_compilers_lines(tmp_path):
+    bot = make_bot(tmp_path / "bot", {"bot.c": "int main(void) { return 0 }\n"}, COMPILE)
+    before = snapshot(bot)
+    with pytest.raises(botbuild.BuildError) as caught:
+        botbuild.build(bot)
+    message = str(caught.value)
+    assert message.startswith("the build (sh -c mkdir -p out && gcc -O0 -o out/bot bot.c) failed: exited with code 1")
+    assert re.search(r"first error: bot.c:1:26: error: expected .;. before .}. token", message)
+    assert "its last lines were:" in message
+    assert snapshot(bot) == before  # a failed build leaves the folder as it was
+
+
+def test_check_and_the_command_report_a_failing_build(tmp_path, capsys):
+    bot = make_bot(tmp_path / "bot", {"bot.c": "int main(void) { return 0 }\n"}, COMPILE)
+    report = check_bot(bot)
+    assert not report.ok and report.result is None
+    assert len(report.problems) == 1 and re.search(r"first error: bot.c:1:26: error: expected .;.", report.problems[0])
+    assert "building first (out/bot does not exist yet)" in report.log
+
+    assert main(["bot", "build", str(bot)]) == 1
+    assert re.search("error: expected .;.", capsys.readouterr().err)
+
+
+def test_a_build_that_does_not_make_the_program_is_a_failure(tmp_path):
+    bot = make_bot(tmp_path / "bot", {"bot.c": HELLO}, ["gcc", "-o", "elsewhere", "bot.c"])
+    with pytest.raises(botbuild.BuildError, match="did not make out/bot, the program bot.toml's `command` starts"):
+        botbuild.build(bot)
+
+
+def test_a_build_that_runs_too_long_is_stopped(tmp_path):
+    bot = make_bot(tmp_path / "bot", {"bot.c": HELLO}, ["sh", "-c", "echo compiling; sleep 60"])
+    t0 = time.monotonic()
+    with pytest.raises(botbuild.BuildError) as caught:
+        botbuild.build(bot, timeout=1.0)
+    assert time.monotonic() - t0 < 10
+    assert "the build took longer than 1 s and was stopped" in str(caught.value)
+    assert "compiling" in str(caught.value)
+    assert not (bot / "out").exists()
+
+
+class Listener:
+    """A TCP server on the host's loopback that records any connection."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen()
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.connections = 0
+        self.stop = False
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while not self.stop:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.connections += 1
+            conn.close()
+
+    def close(self) -> None:
+        self.stop = True
+        self.thread.join()
+        self.sock.close()
+
+
+def test_a_hostile_build_is_contained(tmp_path):
+    """A build that tries the network and writes outside its folder: nothing leaves the sandbox; what it leaves
+    in its folder comes back only as plain files (no symlinks, no set-id bits)."""
+    listener = Listener()
+    outside = tmp_path / "outside.txt"
+    host_tmp = Path("/tmp") / f"arena-build-escape-{os.getpid()}"
+    script = "; ".join([
+        f"(echo hi > /dev/tcp/127.0.0.1/{listener.port}) 2>&1 && echo NET-OPEN || echo net-refused",
+        f"(echo x > {outside}) 2>&1 || echo outside-refused",
+        "(echo x > ../escape.txt) 2>&1 || echo parent-refused",
+        "(echo x > /usr/escape.txt) 2>&1 || echo usr-refused",
+        f"echo x > {host_tmp}",  # the build's own /tmp is private
+        "ln -s /etc/passwd passwd-link",
+        "mkdir -p out && gcc -o out/bot bot.c && chmod 6755 out/bot",
+    ])
+    bot = make_bot(tmp_path / "bot", {"bot.c": HELLO}, ["bash", "-c", script])
+    try:
+        result = botbuild.build(bot)
+    finally:
+        listener.close()
+    assert listener.connections == 0
+    assert "net-refused" in result.log and "NET-OPEN" not in result.log
+    assert {"outside-refused", "parent-refused", "usr-refused"} <= set(result.log.split())
+    assert not outside.exists() and not (tmp_path / "escape.txt").exists() and not host_tmp.exists()
+    assert not Path("/usr/escape.txt").exists()
+    assert not (bot / "passwd-link").exists() and not (bot / "passwd-link").is_symlink()
+    mode = (bot / "out" / "bot").stat().st_mode
+    assert not mode & (stat.S_ISUID | stat.S_ISGID)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bot"]
+
+
+def test_unsandboxed_build_runs_in_the_folder(tmp_path):
+    bot = make_bot(tmp_path / "bot", {"bot.c": HELLO}, COMPILE)
+    result = botbuild.build(bot, sandbox=False)
+    assert (bot / "out" / "bot").is_file() and result.copied == 0
+    assert botbuild.build_needed(load_manifest(bot)) is None

@@ -1,0 +1,60 @@
+"""The C++ starter kit: `bots/cpp/random` builds from source in the build sandbox (arena.botbuild) and plays a
+sandboxed Thebes match through the referee without a fault.
+
+The compile (~20-40 s on this machine) happens at most once per test session, and only when the program is
+missing or older than a source (the build-output freshness check), so a second run costs nothing."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from arena import botbuild, protocol_gen
+from arena.botpkg import load_manifest
+from arena.match import BotSpec, run_match
+
+ROOT = Path(__file__).resolve().parents[2]
+CPP_RANDOM = ROOT / "bots" / "cpp" / "random"
+
+
+@pytest.fixture(scope="session")
+def cpp_random() -> Path:
+    botbuild.ensure_built(CPP_RANDOM)
+    return CPP_RANDOM
+
+
+def test_the_cpp_bot_is_built_in_its_folder(cpp_random):
+    manifest = load_manifest(cpp_random)
+    assert manifest.runtime == "binary" and manifest.build
+    assert botbuild.build_needed(manifest) is None
+    program = botbuild.program_path(manifest)
+    assert program == cpp_random / "build" / "bot" and program.is_file()
+
+
+def test_cpp_random_plays_a_sandboxed_thebes_match(cpp_random):
+    python_random = str(ROOT / "bots" / "python" / "random")
+    bots = [BotSpec(str(cpp_random)), BotSpec(python_random), BotSpec(str(cpp_random), name="cpp-random-2"),
+            BotSpec(python_random, name="python-random-2")]
+    result = run_match("thebes", {"players": 4}, 5, bots, sandbox=True)
+    assert [s.name for s in result.seats] == ["cpp-random", "python-random", "cpp-random-2", "python-random-2"]
+    for seat in result.seats:
+        assert seat.faults == [] and not seat.disqualified and seat.decisions > 0, seat
+    assert sorted(s.rank for s in result.seats)[0] == 1
+
+
+def test_the_kits_protocol_copy_differs_only_by_renamed_clashing_fields():
+    """The C++ copy of the .proto files is the protocol itself: same messages, same field numbers; only a field
+    that protoc's C++ generator cannot take (`X_size` beside `repeated X`) is renamed, which the wire ignores."""
+    for proto in protocol_gen.proto_files():
+        original = proto.read_text().splitlines()
+        copy = (ROOT / protocol_gen.SDK_CPP_PROTOS / proto.name).read_text().splitlines()
+        copy = [line for line in copy if not line.strip().startswith("// C++ kit: renamed")]
+        assert len(copy) == len(original)
+        for a, b in zip(original, copy):
+            if a != b:
+                assert re.fullmatch(r"(\s*\w+ \w+)_size( = \d+;.*)", a), a
+                assert b == re.sub(r"_size( = \d+;)", r"_count\1", a)
+    minos = (ROOT / protocol_gen.SDK_CPP_PROTOS / "minos.proto").read_text()
+    assert "int32 hand_count = 9;" in minos and "repeated string hand = 8;" in minos
