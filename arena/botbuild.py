@@ -19,9 +19,9 @@ nowhere else: the rest of the sandbox is read-only or private (/tmp).
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import tempfile
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.botpkg import Manifest, load_manifest, package_files
-from arena.sandbox import SandboxLimits, launch
+from arena.sandbox import SandboxLimits, check_available, launch
 
 BUILD_TIMEOUT_S = 120.0
 # A C++ compiler on generated protobuf code wants several hundred MB and many temporary files; one core only.
@@ -139,21 +139,27 @@ def _build(manifest: Manifest, *, sandbox: bool, timeout: float) -> BuildResult:
 def _run_plain(manifest: Manifest, timeout: float) -> tuple[float, str, int]:
     t0 = time.monotonic()
     try:
-        done = subprocess.run(list(manifest.build), cwd=manifest.path, stdin=subprocess.DEVNULL,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
+        # a session of its own: a timeout kills make and every compiler it started, not make alone
+        proc = subprocess.Popen(list(manifest.build), cwd=manifest.path, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     except FileNotFoundError:
         raise BuildError(f"the build command {manifest.build[0]!r} does not exist on this machine") from None
-    except subprocess.TimeoutExpired as exc:
-        log = (exc.output or b"").decode(errors="replace")[-LOG_BYTES:]
+    try:
+        output, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        output, _ = proc.communicate()
+        log = output.decode(errors="replace")[-LOG_BYTES:]
         raise BuildError(f"the build took longer than {timeout:g} s and was stopped{_last_lines(log)}", log)
     seconds = time.monotonic() - t0
-    log = done.stdout.decode(errors="replace")[-LOG_BYTES:]
-    if done.returncode != 0:
-        raise BuildError(_failure(manifest, f"exited with code {done.returncode}", log), log)
+    log = output.decode(errors="replace")[-LOG_BYTES:]
+    if proc.returncode != 0:
+        raise BuildError(_failure(manifest, f"exited with code {proc.returncode}", log), log)
     return seconds, log, 0
 
 
 def _run_sandboxed(manifest: Manifest, timeout: float) -> tuple[float, str, int]:
+    check_available()  # SandboxUnavailable, in words, before the scratch tmpfs needs root
     with _Scratch() as scratch:
         _copy_in(manifest.path, scratch.path)
         t0 = time.monotonic()
@@ -173,9 +179,11 @@ def _run_sandboxed(manifest: Manifest, timeout: float) -> tuple[float, str, int]
             proc.close()
             log = proc.output_tail(LOG_BYTES)
             if rc != 0:
+                if rc == 127 and "exec " in log and "No such file" in log:
+                    raise BuildError(f"the build command {manifest.build[0]!r} does not exist in the build's "
+                                     f"sandbox, where only /usr and your folder (at /bot) are visible: name a "
+                                     f"program of /usr/bin (e.g. make) or a script in your folder", log)
                 reason = proc.exit_reason() or f"exited with code {rc}"
-                if rc == 127 and "not found" not in log and "No such file" not in log:
-                    reason += f" (is {manifest.build[0]!r} a program of /usr/bin?)"
                 raise BuildError(_failure(manifest, reason, log), log)
         finally:
             proc.close()
@@ -207,8 +215,12 @@ class _Scratch:
         self.parent = Path(tempfile.mkdtemp(prefix="arena-build-"))
         self.path = self.parent / "bot"
         self.path.mkdir()
-        _mount("tmpfs", self.path, "tmpfs", MS_NOSUID | MS_NODEV,
-               f"size={SCRATCH_MB}m,nr_inodes={SCRATCH_INODES},mode=0755")
+        try:
+            _mount("tmpfs", self.path, "tmpfs", MS_NOSUID | MS_NODEV,
+                   f"size={SCRATCH_MB}m,nr_inodes={SCRATCH_INODES},mode=0755")
+        except OSError:
+            shutil.rmtree(self.parent, ignore_errors=True)
+            raise
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -272,18 +284,16 @@ def _real_directories(folder: Path, rel: Path) -> bool:
 
 
 class _folder_lock:
-    """An exclusive lock per bot folder (a file in the system's temporary folder, keyed by the folder's path)."""
+    """An exclusive lock on the bot's folder itself (flock on the directory: no lock file is left anywhere)."""
 
     def __init__(self, folder: Path) -> None:
-        key = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:24]
-        self.path = Path(tempfile.gettempdir()) / f"arena-build-{key}.lock"
+        self.folder = folder
 
     def __enter__(self) -> "_folder_lock":
-        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        self.fd = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY)
         fcntl.flock(self.fd, fcntl.LOCK_EX)
         return self
 
     def __exit__(self, *exc: object) -> None:
         fcntl.flock(self.fd, fcntl.LOCK_UN)
         os.close(self.fd)
-

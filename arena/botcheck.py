@@ -1,8 +1,9 @@
 """`check_bot`: "why did my bot fail?" answered before a bot plays for real.
 
 It validates the manifest, builds a `binary` bot whose program is missing or older than its sources
-(arena.botbuild, sandboxed like the bot), checks that the command can be found, then plays a short smoke match (the bot in seat
-0 against built-in random bots, with the platform's time control) and explains every problem in plain words:
+(arena.botbuild, sandboxed like the bot), checks that the command can be found, then plays a short smoke match
+(the bot in seat 0 against built-in random bots, with the platform's time control) and explains every problem in
+plain words: a failed build (with the compiler's first error and last lines),
 a missing manifest field, a command that does not exist, a bot that never opened its socket (with what it
 printed), a crash (with its last output), illegal or malformed answers (with examples), timeouts.
 """

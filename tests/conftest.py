@@ -41,8 +41,15 @@ def _apply_to_loaded_settings() -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # Many tests sign up from the same address; in place, so DRF sees it whenever it reads its settings.
     settings.REST_FRAMEWORK.setdefault("DEFAULT_THROTTLE_RATES", {})["signup"] = "100000/hour"
+    # Django may already have made connection objects from the settings as first loaded (SQLite when no
+    # DATABASE_URL was set): drop them and the handler's cached settings so DATABASES is read afresh.
     from django.db import connections
-    connections.__dict__.pop("settings", None)  # re-read DATABASES if the handler already looked
+    connections.__dict__.pop("settings", None)
+    for alias in list(settings.DATABASES):
+        try:
+            delattr(connections._connections, alias)
+        except AttributeError:
+            pass
     try:
         from arena_site.celery import app
     except ImportError:

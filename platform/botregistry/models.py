@@ -62,6 +62,8 @@ class BotVersion(models.Model):
     manifest = models.JSONField(default=dict)
     runtime = models.CharField(max_length=16, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
+    validation_queued_at = models.DateTimeField(
+        null=True, blank=True, help_text="When its validation task was last sent (recovery re-sends lost ones).")
     validated_at = models.DateTimeField(null=True, blank=True)
     suspended_at = models.DateTimeField(null=True, blank=True)
 

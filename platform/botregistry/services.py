@@ -113,7 +113,8 @@ def create_version(bot: Bot, upload: BinaryIO, *, size: int, filename: str = "")
             version = BotVersion.objects.create(
                 bot=bot, number=number, sha256=sha, archive_sha256=archive_sha, archive_size=archive_size,
                 archive_path=str(relative / f"archive{suffix}"), package_dir=str(relative / "package"),
-                manifest=manifest_dict(manifest), runtime=str(manifest.runtime))
+                manifest=manifest_dict(manifest), runtime=str(manifest.runtime),
+                validation_queued_at=timezone.now())
             transaction.on_commit(lambda: _queue_validation(version.pk))
         return version
     except BaseException:
@@ -127,6 +128,23 @@ def create_version(bot: Bot, upload: BinaryIO, *, size: int, filename: str = "")
 def _queue_validation(version_id: int) -> None:
     from botregistry.tasks import validate_version
     validate_version.delay(version_id)
+
+
+def resend_lost_validations(older_than_seconds: float = 600.0) -> list[int]:
+    """Send again the validations of versions still pending or validating long after their task was sent (its
+    worker died, or the broker lost the message). Each is re-sent at most once per `older_than_seconds`."""
+    from datetime import timedelta
+
+    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
+    ids = list(BotVersion.objects.filter(
+        status__in=[BotVersion.Status.PENDING, BotVersion.Status.VALIDATING],
+        validation_queued_at__lt=cutoff).order_by("pk").values_list("pk", flat=True))
+    if ids:
+        BotVersion.objects.filter(pk__in=ids).update(validation_queued_at=timezone.now())
+        for version_id in ids:
+            _queue_validation(version_id)
+        log.warning("re-sent lost validations of versions %s", ids)
+    return ids
 
 
 def mark_validated(version: BotVersion, ok: bool, reason: str, log_text: str) -> None:
@@ -163,6 +181,15 @@ def house_user():
     return user
 
 
+def _build_builtin(folder: Path) -> None:
+    """A built-in `binary` bot (bots/cpp/...) is built from source before it is hashed and registered, so that
+    its version holds the program it runs (arena.botbuild; raises BuildError). Sandboxed when the host can;
+    otherwise as a plain process: built-in bots are trusted code shipped with Arena."""
+    from arena import botbuild
+
+    botbuild.ensure_built(folder, sandbox=sandbox_enabled())  # honours ARENA_SANDBOX like the matches do
+
+
 def register_builtin(folder: Path) -> list[BotVersion]:
     """Register a trusted built-in bot folder: one bot per game it lists, a new ready version when its
     content changed. Returns the versions now active."""
@@ -171,6 +198,7 @@ def register_builtin(folder: Path) -> list[BotVersion]:
 
     folder = folder.resolve()
     manifest = load_manifest(folder)
+    _build_builtin(folder)
     sha = package_sha256(folder)
     games = list(manifest.games)
     owner = house_user()

@@ -99,5 +99,9 @@ def run_match(self, match_id: int) -> str:
 
 @shared_task(name="matches.tasks.recover_stale_matches", ignore_result=True)
 def recover_stale_matches() -> list[int]:
-    """Re-send matches whose worker stopped writing heartbeats (killed, machine lost)."""
+    """Re-send matches whose worker stopped writing heartbeats (killed, machine lost), and validations that
+    never finished."""
+    from botregistry.services import resend_lost_validations
+
+    resend_lost_validations(max(600.0, 10 * settings.ARENA_STALE_AFTER_SECONDS))
     return services.recover_stale()

@@ -1,5 +1,5 @@
 """Building a `binary` bot from source (arena.botbuild): in the sandbox, with the bot's folder as the only
-writable place, a time limit, and failures explained with the compiler's own lines. The bots here are tiny C
+writable place, a time limit, and failures explained with the compiler's own lines. The bots here are tiny C++
 programs (no gRPC), so each build takes about a second."""
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from arena.botcheck import check_bot
 from arena.botpkg import load_manifest
 from arena.cli import main
 
-HELLO = "#include <stdio.h>\nint main(void) { puts(\"hello\"); return 0; }\n"
+HELLO = "#include <cstdio>\nint main() { std::puts(\"hello\"); return 0; }\n"
+SYNTAX_ERROR = "int main() { return 0 }\n"
 
 
 def make_bot(folder: Path, files: dict[str, str], build: list[str], command: str = "out/bot") -> Path:
@@ -40,11 +41,11 @@ def snapshot(folder: Path) -> dict[str, tuple[int, bytes]]:
             for p in folder.rglob("*")}
 
 
-COMPILE = ["sh", "-c", "mkdir -p out && gcc -O0 -o out/bot bot.c"]
+COMPILE = ["sh", "-c", "mkdir -p out && g++ -O0 -o out/bot bot.cpp"]
 
 
 def test_build_makes_the_declared_program_and_tracks_freshness(tmp_path):
-    bot = make_bot(tmp_path / "bot", {"bot.c": HELLO}, COMPILE)
+    bot = make_bot(tmp_path / "bot", {"bot.cpp": HELLO}, COMPILE)
     manifest = load_manifest(bot)
     assert botbuild.build_needed(manifest) == "out/bot does not exist yet"
 
@@ -58,29 +59,30 @@ def test_build_makes_the_declared_program_and_tracks_freshness(tmp_path):
     assert botbuild.build_needed(manifest) is None
     assert botbuild.ensure_built(bot) is None  # fresh: nothing to do
 
-    (bot / "bot.c").write_text(HELLO.replace("hello", "hello again"))
-    assert botbuild.build_needed(manifest) == "bot.c is newer than out/bot"
+    (bot / "bot.cpp").write_text(HELLO.replace("hello", "hello again"))
+    assert botbuild.build_needed(manifest) == "bot.cpp is newer than out/bot"
     assert botbuild.ensure_built(bot) is not None
     assert botbuild.build_needed(manifest) is None
 
 
 def test_syntax_error_is_explained_with_the_compilers_lines(tmp_path):
-    bot = make_bot(tmp_path / "bot", {"bot.c": "int main(void) { return 0 }\n"}, COMPILE)
+    bot = make_bot(tmp_path / "bot", {"bot.cpp": SYNTAX_ERROR}, COMPILE)
     before = snapshot(bot)
     with pytest.raises(botbuild.BuildError) as caught:
         botbuild.build(bot)
     message = str(caught.value)
-    assert message.startswith("the build (sh -c mkdir -p out && gcc -O0 -o out/bot bot.c) failed: exited with code 1")
-    assert re.search(r"first error: bot.c:1:26: error: expected .;. before .}. token", message)
+    assert message.startswith("the build (sh -c mkdir -p out && g++ -O0 -o out/bot bot.cpp) failed: exited with code 1")
+    assert re.search(r"first error: bot.cpp:1:22: error: expected .;. before .}. token", message)
     assert "its last lines were:" in message
     assert snapshot(bot) == before  # a failed build leaves the folder as it was
 
 
 def test_check_and_the_command_report_a_failing_build(tmp_path, capsys):
-    bot = make_bot(tmp_path / "bot", {"bot.c": "int main(void) { return 0 }\n"}, COMPILE)
+    bot = make_bot(tmp_path / "bot", {"bot.cpp": SYNTAX_ERROR}, COMPILE)
     report = check_bot(bot)
     assert not report.ok and report.result is None
-    assert len(report.problems) == 1 and re.search(r"first error: bot.c:1:26: error: expected .;.", report.problems[0])
+    assert len(report.problems) == 1
+    assert re.search(r"first error: bot.cpp:1:22: error: expected .;.", report.problems[0])
     assert "building first (out/bot does not exist yet)" in report.log
 
     assert main(["bot", "build", str(bot)]) == 1
@@ -88,13 +90,13 @@ def test_check_and_the_command_report_a_failing_build(tmp_path, capsys):
 
 
 def test_a_build_that_does_not_make_the_program_is_a_failure(tmp_path):
-    bot = make_bot(tmp_path / "bot", {"bot.c": HELLO}, ["gcc", "-o", "elsewhere", "bot.c"])
+    bot = make_bot(tmp_path / "bot", {"bot.cpp": HELLO}, ["g++", "-o", "elsewhere", "bot.cpp"])
     with pytest.raises(botbuild.BuildError, match="did not make out/bot, the program bot.toml's `command` starts"):
         botbuild.build(bot)
 
 
 def test_a_build_that_runs_too_long_is_stopped(tmp_path):
-    bot = make_bot(tmp_path / "bot", {"bot.c": HELLO}, ["sh", "-c", "echo compiling; sleep 60"])
+    bot = make_bot(tmp_path / "bot", {"bot.cpp": HELLO}, ["sh", "-c", "echo compiling; sleep 60"])
     t0 = time.monotonic()
     with pytest.raises(botbuild.BuildError) as caught:
         botbuild.build(bot, timeout=1.0)
@@ -146,9 +148,9 @@ def test_a_hostile_build_is_contained(tmp_path):
         "(echo x > /usr/escape.txt) 2>&1 || echo usr-refused",
         f"echo x > {host_tmp}",  # the build's own /tmp is private
         "ln -s /etc/passwd passwd-link",
-        "mkdir -p out && gcc -o out/bot bot.c && chmod 6755 out/bot",
+        "mkdir -p out && g++ -o out/bot bot.cpp && chmod 6755 out/bot",
     ])
-    bot = make_bot(tmp_path / "bot", {"bot.c": HELLO}, ["bash", "-c", script])
+    bot = make_bot(tmp_path / "bot", {"bot.cpp": HELLO}, ["bash", "-c", script])
     try:
         result = botbuild.build(bot)
     finally:
@@ -165,7 +167,51 @@ def test_a_hostile_build_is_contained(tmp_path):
 
 
 def test_unsandboxed_build_runs_in_the_folder(tmp_path):
-    bot = make_bot(tmp_path / "bot", {"bot.c": HELLO}, COMPILE)
+    bot = make_bot(tmp_path / "bot", {"bot.cpp": HELLO}, COMPILE)
     result = botbuild.build(bot, sandbox=False)
     assert (bot / "out" / "bot").is_file() and result.copied == 0
     assert botbuild.build_needed(load_manifest(bot)) is None
+
+
+def test_play_builds_first_and_stops_on_a_failing_build(tmp_path, capsys):
+    bot = make_bot(tmp_path / "bot", {"bot.cpp": SYNTAX_ERROR}, COMPILE)
+    python_random = str(Path(__file__).resolve().parents[2] / "bots" / "python" / "random")
+    code = main(["play", "thebes", "--bot", str(bot), "--bot", python_random, "--seed", "1",
+                 "--replay", str(tmp_path / "r.replay.json.gz")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"building {bot} (out/bot does not exist yet): sh -c" in err
+    assert re.search("arena play: the build .* failed: exited with code 1\nfirst error: bot.cpp:1:22: error", err)
+    assert not (tmp_path / "r.replay.json.gz").exists()
+
+
+def test_unsandboxed_build_that_runs_too_long_is_stopped_with_its_children(tmp_path):
+    bot = make_bot(tmp_path / "bot", {"bot.cpp": HELLO}, ["sh", "-c", "sleep 60 & sleep 60; echo never"])
+    t0 = time.monotonic()
+    with pytest.raises(botbuild.BuildError, match="the build took longer than 1 s and was stopped"):
+        botbuild.build(bot, sandbox=False, timeout=1.0)
+    assert time.monotonic() - t0 < 10
+
+
+def test_a_rebuild_in_the_sandbox_recompiles_only_what_changed(tmp_path):
+    makefile = ("out/bot: out/a.o out/b.o\n\tg++ -o $@ $^\n"
+                "out/%.o: %.cpp\n\tmkdir -p out && g++ -c -o $@ $<\n")
+    bot = make_bot(tmp_path / "bot", {"Makefile": makefile, "a.cpp": HELLO, "b.cpp": "int helper() { return 1; }\n"},
+                   ["make", "-j1"])
+    first = botbuild.build(bot)
+    assert "-c -o out/a.o a.cpp" in first.log and "-c -o out/b.o b.cpp" in first.log
+    (bot / "b.cpp").write_text("int helper() { return 2; }\n")
+    second = botbuild.ensure_built(bot)
+    assert "-c -o out/b.o b.cpp" in second.log and "a.cpp" not in second.log
+    assert second.copied == 2  # out/b.o and out/bot
+
+
+def test_concurrent_callers_share_one_build(tmp_path):
+    bot = make_bot(tmp_path / "bot", {"bot.cpp": HELLO}, ["sh", "-c", "sleep 0.5; " + COMPILE[2]])
+    results: list = []
+    threads = [threading.Thread(target=lambda: results.append(botbuild.ensure_built(bot))) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(r is None for r in results) == [False, True]

@@ -58,3 +58,12 @@ def test_the_kits_protocol_copy_differs_only_by_renamed_clashing_fields():
                 assert b == re.sub(r"_size( = \d+;)", r"_count\1", a)
     minos = (ROOT / protocol_gen.SDK_CPP_PROTOS / "minos.proto").read_text()
     assert "int32 hand_count = 9;" in minos and "repeated string hand = 8;" in minos
+
+
+def test_bot_check_passes_the_cpp_bot(cpp_random):
+    from arena.botcheck import check_bot
+
+    report = check_bot(cpp_random)
+    assert report.ok, report.log
+    assert "building first" not in report.log  # fresh: the session's build is reused
+    assert report.result.seats[0].name == "cpp-random" and report.result.seats[0].decisions > 0

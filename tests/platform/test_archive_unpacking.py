@@ -31,6 +31,7 @@ def archive(kind: str, members: list[str]) -> bytes:
     return buf.getvalue()
 
 
+@pytest.mark.filterwarnings("ignore:Duplicate name")  # duplicates are part of what is being tried
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(kind=st.sampled_from(["zip", "tar"]), members=st.lists(names, min_size=1, max_size=4))
 def test_nothing_escapes_the_target(tmp_path_factory, kind, members):

@@ -191,3 +191,19 @@ def test_two_workers_recording_at_once_apply_ratings_once(make_user):
     assert sorted(outcomes) == [False, False, False, True]
     assert sorted(Rating.objects.values_list("games", flat=True)) == [1, 1]
     assert sorted(round(e) for e in Rating.objects.values_list("elo", flat=True)) == [1484, 1516]
+
+
+def test_lost_validations_are_resent_once_per_period(make_user, monkeypatch):
+    from botregistry import services
+    from botregistry.models import Bot, BotVersion
+
+    bot = Bot.objects.create(owner=make_user(), name="b", game="thebes")
+    old = timezone.now() - timedelta(minutes=11)
+    stuck = [BotVersion.objects.create(bot=bot, number=n, sha256=str(n), package_dir="x", status=status,
+                                       validation_queued_at=old)
+             for n, status in enumerate(["pending", "validating", "ready", "failed"], start=1)]
+    BotVersion.objects.create(bot=bot, number=9, sha256="9", package_dir="x", validation_queued_at=timezone.now())
+    sent = []
+    monkeypatch.setattr(services, "_queue_validation", sent.append)
+    assert services.resend_lost_validations(600) == [stuck[0].pk, stuck[1].pk] == sent
+    assert services.resend_lost_validations(600) == []  # not again within the period

@@ -126,3 +126,15 @@ def test_thebes_seat_frames_show_every_decision():
         assert [f["action"] for f in view] == [f["action"] for f in omni]
         assert [f["events"] for f in view] == [f["events"] for f in omni]
         assert all(f["observation"]["seat"] == viewer for f in view)
+
+
+def test_replay_show_from_a_seat_says_what_is_hidden(tmp_path, capsys):
+    from arena.cli import main
+
+    rp = play_replay("minos", 2, 5)
+    path = replays.write(tmp_path / "m.replay.json.gz", rp)
+    theirs = next(d["action"] for d in rp["decisions"] if d["seat"] == 1 and d["action"].startswith("keep:"))
+    mine = next(d["action"] for d in rp["decisions"] if d["seat"] == 0 and d["action"].startswith("keep:"))
+    assert main(["replay", "show", str(path), "--seat", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 1 (p1): (hidden from this seat)" in out and theirs not in out and mine in out

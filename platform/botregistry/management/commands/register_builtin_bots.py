@@ -22,11 +22,12 @@ class Command(BaseCommand):
         paths = [Path(f) for f in folders] or builtin_folders(Path(settings.BUILTIN_BOTS_DIR))
         if not paths:
             raise CommandError(f"no built-in bots found under {settings.BUILTIN_BOTS_DIR}")
+        from arena.botbuild import BuildError
         from arena.botpkg import ManifestError
         for folder in paths:
             try:
                 versions = register_builtin(folder)
-            except ManifestError as exc:
+            except (ManifestError, BuildError) as exc:
                 self.stderr.write(f"skipped {folder}: {exc}")
                 continue
             for version in versions:
