@@ -18,7 +18,6 @@ grpcio-tools is pinned in pyproject.toml because its protoc writes its own versi
 from __future__ import annotations
 
 import argparse
-import re
 import shutil
 import sys
 import tempfile
@@ -85,32 +84,6 @@ def generate(root: Path) -> list[Path]:
     return written + _write_cpp(root)
 
 
-def cpp_proto_text(text: str) -> str:
-    """The .proto text for the C++ kit: a field `X_size` beside a repeated field `X` of the same message becomes
-    `X_count` (protoc's C++ code for `repeated X` has an accessor `X_size()` that such a field would redefine)."""
-    lines = text.splitlines(keepends=True)
-    field = re.compile(r"^(\s*)(repeated\s+)?([\w.]+)\s+(\w+)\s*=\s*(\d+)\s*;")
-    out, message_start, repeated = [], [], []
-    for line in lines:
-        if re.match(r"^\s*message\s+\w+\s*\{", line):
-            message_start.append(len(out))
-            repeated.append(set())
-        m = field.match(line)
-        if m and repeated and m.group(2):
-            repeated[-1].add(m.group(4))
-        out.append(line)
-        if line.strip() == "}" and message_start:
-            start, names = message_start.pop(), repeated.pop()
-            for i in range(start, len(out)):
-                f = field.match(out[i])
-                if f and not f.group(2) and f.group(4).endswith("_size") and f.group(4)[:-5] in names:
-                    new = f.group(4)[:-5] + "_count"
-                    out[i] = (f"{f.group(1)}// C++ kit: renamed from {f.group(4)} (clashes with {f.group(4)[:-5]}'s "
-                              f"generated {f.group(4)}()); same field number\n"
-                              + out[i].replace(f" {f.group(4)} ", f" {new} ", 1))
-    return "".join(out)
-
-
 def _write_cpp(root: Path) -> list[Path]:
     written: list[Path] = []
     targets = [(SDK_CPP_PROTOS, False)] + [(bot / "sdk", True) for bot in CPP_BOTS]
@@ -121,7 +94,7 @@ def _write_cpp(root: Path) -> list[Path]:
             shutil.rmtree(target)
         target.mkdir(parents=True)
         for p in proto_files():
-            (target / p.name).write_text(cpp_proto_text(p.read_text(encoding="utf-8")), encoding="utf-8")
+            shutil.copyfile(p, target / p.name)
             written.append(protos / p.name)
         if with_sdk:
             for name in SDK_CPP_FILES:

@@ -85,7 +85,7 @@ class MinosPalaceCard(_message.Message):
     def __init__(self, card: _Optional[str] = ..., era: _Optional[str] = ..., trait: _Optional[str] = ...) -> None: ...
 
 class MinosPlayer(_message.Message):
-    __slots__ = ("seat", "coins", "weapons", "vp", "vp_parts", "temp_goods", "perm_goods", "hand", "hand_size", "hand_unknown_i", "hand_unknown_ii", "play_area", "palace", "income", "ability", "ability_level", "start_card", "start_region", "tracks", "supply", "reserve", "pieces_on_board", "ships", "sea_peoples_defeated", "trade_tiles", "foundation_tiles", "setup_drawn", "setup_drawn_count", "committed", "pending", "palace_limit", "modifiers")
+    __slots__ = ("seat", "coins", "weapons", "vp", "vp_parts", "temp_goods", "perm_goods", "hand", "hand_count", "hand_unknown_i", "hand_unknown_ii", "play_area", "palace", "income", "ability", "ability_level", "start_card", "start_region", "tracks", "supply", "reserve", "pieces_on_board", "ships", "sea_peoples_defeated", "trade_tiles", "foundation_tiles", "setup_drawn", "setup_drawn_count", "committed", "pending", "palace_limit", "modifiers")
     class VpPartsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -143,7 +143,7 @@ class MinosPlayer(_message.Message):
     TEMP_GOODS_FIELD_NUMBER: _ClassVar[int]
     PERM_GOODS_FIELD_NUMBER: _ClassVar[int]
     HAND_FIELD_NUMBER: _ClassVar[int]
-    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    HAND_COUNT_FIELD_NUMBER: _ClassVar[int]
     HAND_UNKNOWN_I_FIELD_NUMBER: _ClassVar[int]
     HAND_UNKNOWN_II_FIELD_NUMBER: _ClassVar[int]
     PLAY_AREA_FIELD_NUMBER: _ClassVar[int]
@@ -175,7 +175,7 @@ class MinosPlayer(_message.Message):
     temp_goods: _containers.ScalarMap[str, int]
     perm_goods: _containers.ScalarMap[str, int]
     hand: _containers.RepeatedScalarFieldContainer[str]
-    hand_size: int
+    hand_count: int
     hand_unknown_i: int
     hand_unknown_ii: int
     play_area: _containers.RepeatedScalarFieldContainer[str]
@@ -199,7 +199,7 @@ class MinosPlayer(_message.Message):
     pending: _containers.RepeatedScalarFieldContainer[str]
     palace_limit: int
     modifiers: _containers.ScalarMap[str, int]
-    def __init__(self, seat: _Optional[int] = ..., coins: _Optional[int] = ..., weapons: _Optional[int] = ..., vp: _Optional[int] = ..., vp_parts: _Optional[_Mapping[str, int]] = ..., temp_goods: _Optional[_Mapping[str, int]] = ..., perm_goods: _Optional[_Mapping[str, int]] = ..., hand: _Optional[_Iterable[str]] = ..., hand_size: _Optional[int] = ..., hand_unknown_i: _Optional[int] = ..., hand_unknown_ii: _Optional[int] = ..., play_area: _Optional[_Iterable[str]] = ..., palace: _Optional[_Iterable[_Union[MinosPalaceCard, _Mapping]]] = ..., income: _Optional[int] = ..., ability: _Optional[str] = ..., ability_level: _Optional[int] = ..., start_card: _Optional[str] = ..., start_region: _Optional[int] = ..., tracks: _Optional[_Mapping[str, int]] = ..., supply: _Optional[int] = ..., reserve: _Optional[int] = ..., pieces_on_board: _Optional[_Mapping[str, int]] = ..., ships: _Optional[_Mapping[str, int]] = ..., sea_peoples_defeated: _Optional[_Iterable[str]] = ..., trade_tiles: _Optional[_Iterable[str]] = ..., foundation_tiles: _Optional[_Iterable[str]] = ..., setup_drawn: _Optional[_Iterable[str]] = ..., setup_drawn_count: _Optional[int] = ..., committed: _Optional[bool] = ..., pending: _Optional[_Iterable[str]] = ..., palace_limit: _Optional[int] = ..., modifiers: _Optional[_Mapping[str, int]] = ...) -> None: ...
+    def __init__(self, seat: _Optional[int] = ..., coins: _Optional[int] = ..., weapons: _Optional[int] = ..., vp: _Optional[int] = ..., vp_parts: _Optional[_Mapping[str, int]] = ..., temp_goods: _Optional[_Mapping[str, int]] = ..., perm_goods: _Optional[_Mapping[str, int]] = ..., hand: _Optional[_Iterable[str]] = ..., hand_count: _Optional[int] = ..., hand_unknown_i: _Optional[int] = ..., hand_unknown_ii: _Optional[int] = ..., play_area: _Optional[_Iterable[str]] = ..., palace: _Optional[_Iterable[_Union[MinosPalaceCard, _Mapping]]] = ..., income: _Optional[int] = ..., ability: _Optional[str] = ..., ability_level: _Optional[int] = ..., start_card: _Optional[str] = ..., start_region: _Optional[int] = ..., tracks: _Optional[_Mapping[str, int]] = ..., supply: _Optional[int] = ..., reserve: _Optional[int] = ..., pieces_on_board: _Optional[_Mapping[str, int]] = ..., ships: _Optional[_Mapping[str, int]] = ..., sea_peoples_defeated: _Optional[_Iterable[str]] = ..., trade_tiles: _Optional[_Iterable[str]] = ..., foundation_tiles: _Optional[_Iterable[str]] = ..., setup_drawn: _Optional[_Iterable[str]] = ..., setup_drawn_count: _Optional[int] = ..., committed: _Optional[bool] = ..., pending: _Optional[_Iterable[str]] = ..., palace_limit: _Optional[int] = ..., modifiers: _Optional[_Mapping[str, int]] = ...) -> None: ...
 
 class MinosTurn(_message.Message):
     __slots__ = ("seat", "die", "row", "slot", "strength", "bonus_pending", "traits", "main", "action", "points", "pre_bonus", "extras_used")

@@ -20,14 +20,14 @@ _ROUTE = r"(?:egypt|mycenae|cyprus)"
 _INST = r"I{1,2}-\d\d#\d"
 _N = r"\d{1,2}"
 _PATTERNS = [
-    rf"pick:(?:S\d|AB\d)", rf"start:{_N}", rf"keep:{_INST}(?:,{_INST})*", rf"palace:{_INST}",
-    rf"draft:[rbyg]\d:(?:prepare|develop|build|expand|wild)", rf"groups:(?:none|{_TRACK}(?:,{_TRACK})?)",
+    r"pick:(?:S\d|AB\d)", rf"start:{_N}", rf"keep:{_INST}(?:,{_INST})*", rf"palace:{_INST}",
+    r"draft:[rbyg]\d:(?:prepare|develop|build|expand|wild)", rf"groups:(?:none|{_TRACK}(?:,{_TRACK})?)",
     r"retrieve:[rbyg]\d", r"bonus", rf"trait:{_INST}", r"main:forgo", r"main:start",
     r"main:start:(?:prepare|develop|build|expand)", r"main:finish", r"end",
     rf"extra:craft:{_GOOD}", rf"extra:fight:{_N}", rf"extra:barter:{_GOOD}",
     r"offer:[1-5]", r"deck", rf"play:{_INST}", rf"farm:{_N}:[01]", rf"city:{_N}", rf"tower:{_N}",
     rf"ship:{_ROUTE}", rf"step:{_ROUTE}", r"recruit", rf"deploy:{_N}(?::[12])?", rf"march:{_N}:{_N}(?::[12])?",
-    rf"good:{_GOOD}", rf"track:{_TRACK}", rf"tile:T[BR]\d", r"stop", rf"move:{_INST}", r"fight", r"decline",
+    rf"good:{_GOOD}", rf"track:{_TRACK}", r"tile:T[BR]\d", r"stop", rf"move:{_INST}", r"fight", r"decline",
 ]
 _CANONICAL = re.compile("|".join(f"(?:{p})" for p in _PATTERNS))
 

@@ -60,7 +60,7 @@ def _player(st: "MinosState", s: int, viewer: int | None) -> dict[str, Any]:
     return {
         "seat": s, "coins": p["coins"], "weapons": p["weapons"], "vp": p["vp"], "vp_parts": dict(p["parts"]),
         "temp_goods": dict(p["temp"]), "perm_goods": dict(p["perm"]),
-        "hand": hand, "hand_size": len(p["hand"]),
+        "hand": hand, "hand_count": len(p["hand"]),
         "hand_unknown_i": sum(1 for c in unknown if D.card_of(c)["era"] == "I"),
         "hand_unknown_ii": sum(1 for c in unknown if D.card_of(c)["era"] == "II"),
         "play_area": list(p["play"]), "palace": palace,

@@ -32,11 +32,21 @@ def test_command_not_found(tmp_path):
     assert "the command 'pyhton' is not a program of the python runtime" in report.problems[0]
 
 
-def test_binary_not_built(tmp_path):
+def test_binary_without_build_command_and_program(tmp_path):
+    (tmp_path / "bot.toml").write_text('name = "cpp"\ngames = ["thebes"]\nruntime = "binary"\n'
+                                       'command = ["./build/bot"]\n')
+    report = check_bot(tmp_path)
+    assert not report.ok
+    assert "'./build/bot' is not in the bot folder (was it built?" in report.problems[0]
+
+
+def test_binary_whose_build_fails_shows_the_build_output(tmp_path):
     (tmp_path / "bot.toml").write_text('name = "cpp"\ngames = ["thebes"]\nruntime = "binary"\n'
                                        'command = ["./build/bot"]\nbuild = ["make"]\n')
     report = check_bot(tmp_path)
-    assert "'./build/bot' is not in the bot folder (was it built?" in report.problems[0]
+    assert not report.ok
+    assert "the build (make) failed" in report.problems[0]
+    assert "no makefile found" in report.problems[0]
 
 
 def test_bot_that_dies_at_start_shows_its_output():

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from arena.games.minos import data as D
-from minos_helpers import fresh, play, texts, through_draft
+from minos_helpers import play, texts, through_draft
 
 
 def _to_income(players=2, seed=0):

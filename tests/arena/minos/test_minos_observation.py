@@ -45,7 +45,7 @@ def test_own_hand_visible_others_only_offer_cards_and_counts():
     st.players[b]["hand"] = ["I-01#1", "I-02#1", "II-03#1"]
     st.players[b]["known"] = ["I-02#1"]
     ob = st.observation(a)["player_states"][b]
-    assert ob["hand"] == ["I-02#1"] and ob["hand_size"] == 3
+    assert ob["hand"] == ["I-02#1"] and ob["hand_count"] == 3
     assert (ob["hand_unknown_i"], ob["hand_unknown_ii"]) == (1, 1)
     assert st.observation(b)["player_states"][b]["hand"] == ["I-01#1", "I-02#1", "II-03#1"]
 

@@ -135,7 +135,7 @@ function drawPlayers(panel, obs, ctx) {
     const hidden = (p.hand_unknown_i || 0) + (p.hand_unknown_ii || 0);
     const hand = (p.hand || []).map((c) => chip(c));
     if (hidden) hand.push(h("span", { class: "hidden" }, `${hidden} hidden card${hidden > 1 ? "s" : ""}`));
-    box.append(h("div", { class: "row" }, h("strong", {}, `Hand (${p.hand_size}): `), hand.length ? hand : h("span", { class: "muted" }, "empty")));
+    box.append(h("div", { class: "row" }, h("strong", {}, `Hand (${p.hand_count}): `), hand.length ? hand : h("span", { class: "muted" }, "empty")));
     const palace = (p.palace || []).map((c) => (c.card ? chip(c.card, c.trait) : h("span", { class: "hidden chip", title: c.trait }, `hidden ${c.era}`)));
     box.append(h("div", { class: "row" }, h("strong", {}, "Palace: "), palace.length ? palace : h("span", { class: "muted" }, "empty")));
     if ((p.play_area || []).length) box.append(h("div", { class: "row" }, h("strong", {}, "Played: "), p.play_area.map((c) => chip(typeof c === "string" ? c : JSON.stringify(c)))));
