@@ -3,13 +3,16 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: install up test
+.PHONY: system-packages install up test
+
+system-packages:
+	scripts/system-packages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
-install: $(BIN)/python
+install: system-packages $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev]'
 
 test: install
