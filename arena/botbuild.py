@@ -5,13 +5,18 @@
     ensure_built(path, sandbox=True)         builds only when build_needed says so (under a lock)
 
 The declared program is the first word of `command` (e.g. "build/bot"), a file in the bot's folder. It is fresh
-when it exists and no other file of the package is newer; a build ends by touching it, so whatever the build
-wrote before (objects, generated code) counts as older.
+when it exists and neither another file of the package nor the build kit is newer; a build ends by touching it, so
+whatever the build wrote before (objects, generated code) counts as older.
+
+The build kit is the `cpp` runtime (arena.sandbox.runtimes: the C++ kit's `arena.mk` and `arena_bot.hpp` and the
+protocol's `.proto` files), bound read-only at /runtime in the build's sandbox, so a bot's folder holds only its
+own sources and its Makefile says `include $(ARENA_KIT)/arena.mk`. `ARENA_KIT` is /runtime in the sandbox and the
+runtime's host path in a build without one, so the same Makefile serves both.
 
 A sandboxed build never writes to the bot's folder itself. The folder is copied (timestamps kept, so `make`
 rebuilds only what changed) into a scratch tmpfs of `SCRATCH_MB`, handed to the build's unprivileged uid and
-bound read-write at /bot; the build runs there with no network, only /usr visible, the limits of `BUILD_LIMITS`
-and a wall-clock limit. Only when it succeeds are the regular files it created or changed copied back (never
+bound read-write at /bot; the build runs there with no network, only /usr and the kit visible, the limits of
+`BUILD_LIMITS` and a wall-clock limit. Only when it succeeds are the regular files it created or changed copied back (never
 symlinks, devices or set-id bits), so a failed or hostile build leaves the folder as it was, and can write
 nowhere else: the rest of the sandbox is read-only or private (/tmp).
 """
@@ -30,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.botpkg import Manifest, load_manifest, package_files
-from arena.sandbox import SandboxLimits, check_available, launch
+from arena.sandbox import SandboxLimits, check_available, launch, runtimes
 
 BUILD_TIMEOUT_S = 120.0
 # A C++ compiler on generated protobuf code wants several hundred MB and many temporary files; one core only.
@@ -40,6 +45,7 @@ SCRATCH_MB = 1024
 SCRATCH_INODES = 50_000
 LOG_BYTES = 16_000
 LAST_LINES = 25
+KIT = "cpp"  # the runtime bound at /runtime while building
 
 
 class BuildError(RuntimeError):
@@ -80,6 +86,12 @@ def build_needed(manifest: Manifest) -> str | None:
         built = program.stat().st_mtime_ns
     except FileNotFoundError:
         return f"{program.relative_to(manifest.path)} does not exist yet"
+    try:
+        # the kit's stamp is rewritten only when the kit was rebuilt (a changed arena.mk, header or .proto)
+        if (runtimes.runtime_path(KIT) / runtimes.STAMP).stat().st_mtime_ns >= built:
+            return f"the build kit ({runtimes.runtime_path(KIT)}) is newer than {program.relative_to(manifest.path)}"
+    except FileNotFoundError:
+        pass  # the build itself will say that the kit is missing
     for rel in package_files(manifest.path):
         path = manifest.path / rel
         # >=: file times tick in steps of a few ms, so an edit right after a build can carry the same time
@@ -136,11 +148,20 @@ def _build(manifest: Manifest, *, sandbox: bool, timeout: float) -> BuildResult:
     return BuildResult(program=program or manifest.path, seconds=seconds, log=log, copied=copied)
 
 
+def _kit() -> Path:
+    """The build kit's host path; raises runtimes.RuntimeMissing (`arena runtimes install`) when it is not built."""
+    kit = runtimes.runtime_path(KIT)
+    if not (kit / runtimes.STAMP).is_file():
+        raise runtimes.RuntimeMissing(KIT, kit)
+    return kit
+
+
 def _run_plain(manifest: Manifest, timeout: float) -> tuple[float, str, int]:
+    env = {**os.environ, "ARENA_KIT": str(_kit())}
     t0 = time.monotonic()
     try:
         # a session of its own: a timeout kills make and every compiler it started, not make alone
-        proc = subprocess.Popen(list(manifest.build), cwd=manifest.path, stdin=subprocess.DEVNULL,
+        proc = subprocess.Popen(list(manifest.build), cwd=manifest.path, stdin=subprocess.DEVNULL, env=env,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     except FileNotFoundError:
         raise BuildError(f"the build command {manifest.build[0]!r} does not exist on this machine") from None
@@ -160,11 +181,12 @@ def _run_plain(manifest: Manifest, timeout: float) -> tuple[float, str, int]:
 
 def _run_sandboxed(manifest: Manifest, timeout: float) -> tuple[float, str, int]:
     check_available()  # SandboxUnavailable, in words, before the scratch tmpfs needs root
+    _kit()
     with _Scratch() as scratch:
         _copy_in(manifest.path, scratch.path)
         t0 = time.monotonic()
-        proc = launch(scratch.path, list(manifest.build), None, BUILD_LIMITS, sandbox=True,
-                      writable_bot_dir=True)
+        proc = launch(scratch.path, list(manifest.build), KIT, BUILD_LIMITS, sandbox=True,
+                      env={"ARENA_KIT": "/runtime"}, writable_bot_dir=True)
         try:
             deadline = t0 + timeout
             while proc.poll() is None and time.monotonic() < deadline:
@@ -181,8 +203,9 @@ def _run_sandboxed(manifest: Manifest, timeout: float) -> tuple[float, str, int]
             if rc != 0:
                 if rc == 127 and "exec " in log and "No such file" in log:
                     raise BuildError(f"the build command {manifest.build[0]!r} does not exist in the build's "
-                                     f"sandbox, where only /usr and your folder (at /bot) are visible: name a "
-                                     f"program of /usr/bin (e.g. make) or a script in your folder", log)
+                                     f"sandbox, where only /usr, the build kit (at /runtime) and your folder (at "
+                                     f"/bot) are visible: name a program of /usr/bin (e.g. make) or a script in "
+                                     f"your folder", log)
                 reason = proc.exit_reason() or f"exited with code {rc}"
                 raise BuildError(_failure(manifest, reason, log), log)
         finally:

@@ -1,16 +1,10 @@
-"""Regenerate every artefact made from `proto/arena/v1/*.proto`: `python -m arena.protocol_gen`.
+"""Regenerate the Python code of the protocol from `proto/arena/v1/*.proto`: `python -m arena.protocol_gen`.
 
-Outputs, all committed (a test regenerates into a temporary folder and fails when any differs):
-- `arena/v1/<name>_pb2.py`, `_pb2.pyi`, `_pb2_grpc.py`: the Python code (`from arena.v1 import arena_pb2`);
-- `bots/python/sdk/arena/v1/`: the same files, shipped inside the Python bot SDK (`arena_bot`) so that a bot's
-  runtime needs no copy of the referee;
-- `bots/node/sdk/proto/arena/v1/*.proto`: the protocol files the Node SDK loads with @grpc/proto-loader;
-- `bots/cpp/sdk/proto/arena/v1/*.proto`: the protocol files the C++ kit compiles at build time (protoc's C++
-  generator cannot take a field `X_size` beside a repeated field `X`, whose generated `X_size()` accessor it
-  would clash with: such a field is renamed `X_count` in this copy, same number, so the wire is unchanged);
-- `bots/cpp/<bot>/sdk/`: the C++ kit (the hand-written `bots/cpp/sdk/arena_bot.hpp` and `arena.mk`, and the
-  protocol files above) copied into each C++ bot of `CPP_BOTS`, because a bot package must hold everything its
-  build needs: only its own folder is visible in the build's sandbox.
+Output, committed: `arena/v1/<name>_pb2.py`, `_pb2.pyi`, `_pb2_grpc.py` (`from arena.v1 import arena_pb2`). A test
+regenerates into a temporary folder and fails when any file differs (`--check` does the same from a shell).
+
+The tree holds one copy of each source: the kits take what they need when a runtime is built (`arena runtimes
+install`, arena.sandbox.runtimes): the Python SDK gets `arena/v1`, the Node SDK and the C++ kit get `proto/`.
 
 grpcio-tools is pinned in pyproject.toml because its protoc writes its own version into the generated code.
 """
@@ -29,12 +23,6 @@ PROTO_ROOT = ROOT / "proto"
 PROTO_DIR = PROTO_ROOT / "arena" / "v1"
 
 PY_PACKAGE = Path("arena/v1")
-SDK_PY_PACKAGE = Path("bots/python/sdk/arena/v1")
-SDK_NODE_PROTOS = Path("bots/node/sdk/proto/arena/v1")
-SDK_CPP = Path("bots/cpp/sdk")
-SDK_CPP_PROTOS = SDK_CPP / "proto/arena/v1"
-SDK_CPP_FILES = ("arena_bot.hpp", "arena.mk")  # hand-written, in bots/cpp/sdk
-CPP_BOTS = (Path("bots/cpp/random"),)
 
 INIT = '''"""Generated gRPC/protobuf code of the Arena bot protocol (arena.v1), made by `python -m arena.protocol_gen`
 from proto/arena/v1/*.proto. Do not edit: edit the .proto files and regenerate."""
@@ -62,44 +50,15 @@ def generate(root: Path) -> list[Path]:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         _protoc(out)
-        generated = sorted((out / PY_PACKAGE).iterdir())
-        written: list[Path] = []
-        for package in (PY_PACKAGE, SDK_PY_PACKAGE):
-            target = root / package
-            if target.exists():
-                shutil.rmtree(target)
-            target.mkdir(parents=True)
-            (target / "__init__.py").write_text(INIT)
-            written.append(package / "__init__.py")
-            for f in generated:
-                shutil.copyfile(f, target / f.name)
-                written.append(package / f.name)
-    target = root / SDK_NODE_PROTOS
-    if target.exists():
-        shutil.rmtree(target)
-    target.mkdir(parents=True)
-    for p in proto_files():
-        shutil.copyfile(p, target / p.name)
-        written.append(SDK_NODE_PROTOS / p.name)
-    return written + _write_cpp(root)
-
-
-def _write_cpp(root: Path) -> list[Path]:
-    written: list[Path] = []
-    targets = [(SDK_CPP_PROTOS, False)] + [(bot / "sdk", True) for bot in CPP_BOTS]
-    for folder, with_sdk in targets:
-        protos = folder / "proto/arena/v1" if with_sdk else folder
-        target = root / protos
+        target = root / PY_PACKAGE
         if target.exists():
             shutil.rmtree(target)
         target.mkdir(parents=True)
-        for p in proto_files():
-            shutil.copyfile(p, target / p.name)
-            written.append(protos / p.name)
-        if with_sdk:
-            for name in SDK_CPP_FILES:
-                shutil.copyfile(ROOT / SDK_CPP / name, root / folder / name)
-                written.append(folder / name)
+        (target / "__init__.py").write_text(INIT)
+        written = [PY_PACKAGE / "__init__.py"]
+        for f in sorted((out / PY_PACKAGE).iterdir()):
+            shutil.copyfile(f, target / f.name)
+            written.append(PY_PACKAGE / f.name)
     return written
 
 
@@ -115,12 +74,11 @@ def stale_files(root: Path = ROOT) -> list[str]:
                 problems.append(f"{rel}: missing")
             elif have.read_bytes() != (fresh_root / rel).read_bytes():
                 problems.append(f"{rel}: differs")
-        cpp = [SDK_CPP_PROTOS] + [d for bot in CPP_BOTS for d in (bot / "sdk", bot / "sdk/proto/arena/v1")]
-        for package in (PY_PACKAGE, SDK_PY_PACKAGE, SDK_NODE_PROTOS, *cpp):
-            for have in sorted((root / package).glob("*")) if (root / package).exists() else []:
-                rel = have.relative_to(root)
-                if have.is_file() and rel not in fresh:
-                    problems.append(f"{rel}: not generated from any .proto (left over?)")
+        package = root / PY_PACKAGE
+        for have in sorted(package.glob("*")) if package.exists() else []:
+            rel = have.relative_to(root)
+            if have.is_file() and rel not in fresh:
+                problems.append(f"{rel}: not generated from any .proto (left over?)")
         return problems
 
 

@@ -37,13 +37,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_build(args: argparse.Namespace) -> int:
     try:
         result = botbuild.build(args.dir, sandbox=not args.no_sandbox, timeout=args.timeout)
-    except ManifestError as exc:
+    except (ManifestError, botbuild.BuildError) as exc:  # the bot's problems
         print(f"arena bot build: {exc}", file=sys.stderr)
         return 1
-    except botbuild.BuildError as exc:
-        print(f"arena bot build: {exc}", file=sys.stderr)
-        return 1
-    except SandboxUnavailable as exc:
+    except (SandboxUnavailable, RuntimeMissing) as exc:  # the host's: no sandbox, no build kit
         print(f"arena bot build: {exc}", file=sys.stderr)
         return 2
     tail = result.log.rstrip().splitlines()[-10:]

@@ -81,10 +81,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         for folder in dict.fromkeys(args.bot):
             _build_if_needed(folder, sandbox=not args.no_sandbox)
-    except botbuild.BuildError as exc:
-        print(f"arena play: {exc}", file=sys.stderr)
-        return 2
-    except SandboxUnavailable as exc:
+    except (botbuild.BuildError, SandboxUnavailable, RuntimeMissing) as exc:  # RuntimeMissing: the build kit
         print(f"arena play: {exc}", file=sys.stderr)
         return 2
     try:

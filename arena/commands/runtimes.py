@@ -1,4 +1,4 @@
-"""`arena runtimes install [--force] [--only python|node]`: build the bot runtimes under .runtime/ (fast and
+"""`arena runtimes install [--force] [--only python|node|cpp]`: build the bot runtimes under .runtime/ (fast and
 silent when they are up to date)."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from arena.sandbox import runtimes
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("runtimes", help="manage the Python and Node runtimes bots run with")
+    parser = subparsers.add_parser("runtimes", help="manage the runtimes bots run (Python, Node) and build (C++) with")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    install = actions.add_parser("install", help="build .runtime/python and .runtime/node (idempotent)")
+    install = actions.add_parser("install", help="build .runtime/python, .runtime/node and .runtime/cpp (idempotent)")
     install.add_argument("--force", action="store_true", help="rebuild even when up to date")
     install.add_argument("--only", choices=runtimes.KINDS, action="append", help="build only this runtime")
     install.set_defaults(func=run_install)

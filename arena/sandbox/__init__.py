@@ -8,8 +8,9 @@
 The modules, in the order a launch uses them: `uids` (a uid leased per bot, across processes), `mounts` (the
 bot's socket tmpfs and the binds of its folder and runtime), `cgroups` (memory, pids, CPU rate and accounting;
 v1 or v2), `seccomp` (the system-call filter), `bwrap` (the command line), `process` (start, watch, explain,
-clean up), `output` (the bounded tail of what the bot prints), `runtimes` (the Python and Node runtimes bound at
-/runtime, built by `arena runtimes install`).
+clean up), `output` (the bounded tail of what the bot prints), `reap` (killing processes that may still fork),
+`runtimes` (the Python and Node runtimes and the C++ build kit bound at /runtime, built by `arena runtimes
+install`).
 """
 
 from arena.sandbox.errors import SandboxUnavailable

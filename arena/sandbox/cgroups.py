@@ -27,6 +27,7 @@ from pathlib import Path
 
 from arena.sandbox.errors import SandboxUnavailable
 from arena.sandbox.limits import SandboxLimits
+from arena.sandbox.reap import kill_until_gone
 
 CGROUP_ROOT = Path(os.environ.get("ARENA_CGROUP_ROOT", "/sys/fs/cgroup"))
 V1_CONTROLLERS = ("memory", "pids", "cpu", "cpuacct")
@@ -245,19 +246,7 @@ class BotCgroups:
                 _write(self.dirs["unified"] / "cgroup.kill", 1)
             except OSError:
                 pass
-        deadline = time.monotonic() + timeout
-        while True:
-            pids = self.pids()
-            if not pids:
-                return True
-            for pid in pids:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.005)
+        return kill_until_gone(self.pids, timeout, pause=0.005)
 
     def remove(self, timeout: float = 3.0) -> bool:
         """rmdir the bot's cgroups (they must be empty). A cgroup can stay busy for a moment after its last

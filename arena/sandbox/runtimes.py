@@ -3,10 +3,15 @@ them under `.runtime/` at the project root (`ARENA_RUNTIME_DIR` overrides).
 
 - `python`: a venv made from `/usr/bin/python3` (the sandbox shows the bot only `/usr`, so the interpreter must
   live there) holding grpcio and protobuf at the versions of the environment running the referee, and the Python
-  bot SDK from `bots/python/sdk/`.
+  bot SDK from `bots/python/sdk/` with the generated protocol code of `arena/v1` as its `arena.v1`.
 - `node`: `node_modules` with the dependencies of `bots/node/sdk/package.json` (@grpc/grpc-js,
-  @grpc/proto-loader), the Node SDK itself (copied, not linked: a link would point outside the sandbox), and the
-  `.proto` files under `proto/`.
+  @grpc/proto-loader), the Node SDK itself (copied, not linked: a link would point outside the sandbox) with the
+  `.proto` files of `proto/` in its `proto/`.
+- `cpp`: the C++ kit a C++ bot's build includes (`/runtime/arena.mk`, `/runtime/arena_bot.hpp`), from
+  `bots/cpp/sdk/`, with the `.proto` files of `proto/` in `proto/`; bound by the build step (arena.botbuild),
+  not at play time: the built program needs only /usr.
+
+The tree keeps one copy of each of these sources; the runtimes are where they are put together.
 
 Each runtime carries a stamp: the hash of everything it was built from. An install whose stamp matches does
 nothing, so `arena runtimes install` is cheap to run before every test run or start-up. Installs from several
@@ -32,7 +37,7 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SYSTEM_PYTHON = "/usr/bin/python3"
 STAMP = ".arena-stamp"
-KINDS = ("python", "node")
+KINDS = ("python", "node", "cpp")
 NODE_DEFAULT_DEPENDENCIES = {"@grpc/grpc-js": "^1.10.0", "@grpc/proto-loader": "^0.7.10"}
 
 
@@ -83,18 +88,38 @@ def node_sdk_dir() -> Path:
     return PROJECT_ROOT / "bots" / "node" / "sdk"
 
 
+def cpp_kit_dir() -> Path:
+    return PROJECT_ROOT / "bots" / "cpp" / "sdk"
+
+
+def proto_dir() -> Path:
+    return PROJECT_ROOT / "proto"
+
+
+def generated_python_dir() -> Path:
+    return PROJECT_ROOT / "arena" / "v1"
+
+
 def _python_stamp() -> str:
     h = hashlib.sha256()
     h.update(json.dumps(python_requirements()).encode())
     h.update(Path(SYSTEM_PYTHON).resolve().name.encode())
     _hash_tree(h, python_sdk_dir())
+    _hash_tree(h, generated_python_dir())
     return h.hexdigest()
 
 
 def _node_stamp() -> str:
     h = hashlib.sha256()
     _hash_tree(h, node_sdk_dir())
-    _hash_tree(h, PROJECT_ROOT / "proto")
+    _hash_tree(h, proto_dir())
+    return h.hexdigest()
+
+
+def _cpp_stamp() -> str:
+    h = hashlib.sha256()
+    _hash_tree(h, cpp_kit_dir())
+    _hash_tree(h, proto_dir())
     return h.hexdigest()
 
 
@@ -157,18 +182,43 @@ def _install_lock():
         os.close(fd)
 
 
-def install_python(force: bool = False, log: Callable[[str], None] = print) -> str:
-    stamp = _python_stamp()
-    if not force and _stamp_ok(runtime_path("python"), stamp):
+def _install(kind: str, stamp: str, build: Callable[[Path, Callable[[str], None]], None], force: bool,
+             log: Callable[[str], None], needs: Callable[[], None] = lambda: None) -> str:
+    """Build runtime `kind` with `build(folder, log)` unless its stamp is `stamp` already; `needs()` raises when
+    the host lacks a tool the build needs. Returns "installed" or "up to date"."""
+    if not force and _stamp_ok(runtime_path(kind), stamp):
         return "up to date"
-    if not Path(SYSTEM_PYTHON).exists():
-        raise RuntimeError(f"{SYSTEM_PYTHON} is missing: install Debian's python3 and python3-venv")
-    with _building("python") as target:
-        _build_python(target, stamp, log)
+    needs()
+    with _building(kind) as target:
+        build(target, log)
+        _make_readable(target)
+        (target / STAMP).write_text(stamp)
     return "installed"
 
 
-def _build_python(target: Path, stamp: str, log: Callable[[str], None]) -> None:
+def _needs_system_python() -> None:
+    if not Path(SYSTEM_PYTHON).exists():
+        raise RuntimeError(f"{SYSTEM_PYTHON} is missing: install Debian's python3 and python3-venv")
+
+
+def _needs_npm() -> None:
+    if shutil.which("npm") is None:
+        raise RuntimeError("npm is missing: install Debian's nodejs and npm")
+
+
+def install_python(force: bool = False, log: Callable[[str], None] = print) -> str:
+    return _install("python", _python_stamp(), _build_python, force, log, _needs_system_python)
+
+
+def install_node(force: bool = False, log: Callable[[str], None] = print) -> str:
+    return _install("node", _node_stamp(), _build_node, force, log, _needs_npm)
+
+
+def install_cpp(force: bool = False, log: Callable[[str], None] = print) -> str:
+    return _install("cpp", _cpp_stamp(), _build_cpp, force, log)
+
+
+def _build_python(target: Path, log: Callable[[str], None]) -> None:
     # the venv is built in place of the final one's sibling and renamed: a venv's interpreter finds its
     # site-packages from its own location (pyvenv.cfg beside bin/), so it moves (it lives at /runtime anyway)
     _run([SYSTEM_PYTHON, "-m", "venv", str(target)], log)
@@ -182,25 +232,15 @@ def _build_python(target: Path, stamp: str, log: Callable[[str], None]) -> None:
             source = Path(scratch) / "sdk"
             shutil.copytree(sdk, source, ignore=shutil.ignore_patterns("build", "dist", "*.egg-info",
                                                                        "__pycache__"))
+            # the SDK's arena.v1 is the referee's generated code (setup.py finds it here)
+            shutil.copytree(generated_python_dir(), source / "arena" / "v1",
+                            ignore=shutil.ignore_patterns("__pycache__"))
             _run(pip + ["--no-deps", str(source)], log)  # isolated build: the venv's setuptools has no bdist_wheel
     else:
         log(f"  (no Python SDK at {sdk} yet: runtime has grpcio and protobuf only)")
-    _make_readable(target)
-    (target / STAMP).write_text(stamp)
 
 
-def install_node(force: bool = False, log: Callable[[str], None] = print) -> str:
-    stamp = _node_stamp()
-    if not force and _stamp_ok(runtime_path("node"), stamp):
-        return "up to date"
-    if shutil.which("npm") is None:
-        raise RuntimeError("npm is missing: install Debian's nodejs and npm")
-    with _building("node") as target:
-        _build_node(target, stamp, log)
-    return "installed"
-
-
-def _build_node(target: Path, stamp: str, log: Callable[[str], None]) -> None:
+def _build_node(target: Path, log: Callable[[str], None]) -> None:
     sdk = node_sdk_dir()
     dependencies = dict(NODE_DEFAULT_DEPENDENCIES)
     sdk_package = None
@@ -216,17 +256,19 @@ def _build_node(target: Path, stamp: str, log: Callable[[str], None]) -> None:
         name = sdk_package.get("name") or "arena-bot"
         dest = target / "node_modules" / name
         shutil.copytree(sdk, dest, ignore=shutil.ignore_patterns("node_modules", "package-lock.json"))
-        if (PROJECT_ROOT / "proto").is_dir() and not (dest / "proto").exists():
-            shutil.copytree(PROJECT_ROOT / "proto", dest / "proto")
+        shutil.copytree(proto_dir(), dest / "proto")  # the SDK loads them from beside its index.js
     else:
         log(f"  (no Node SDK at {sdk} yet: runtime has the gRPC libraries only)")
-    if (PROJECT_ROOT / "proto").is_dir():
-        shutil.copytree(PROJECT_ROOT / "proto", target / "proto")
-    _make_readable(target)
-    (target / STAMP).write_text(stamp)
+    shutil.copytree(proto_dir(), target / "proto")
 
 
-INSTALLERS = {"python": install_python, "node": install_node}
+def _build_cpp(target: Path, log: Callable[[str], None]) -> None:
+    # copies keep their times: `make` in a bot rebuilds what the kit's files feed only when they changed
+    shutil.copytree(cpp_kit_dir(), target)
+    shutil.copytree(proto_dir(), target / "proto")
+
+
+INSTALLERS = {"python": install_python, "node": install_node, "cpp": install_cpp}
 
 
 def install(kinds: tuple[str, ...] = KINDS, force: bool = False,

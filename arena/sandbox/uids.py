@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import fcntl
 import os
-import signal
-import time
 from pathlib import Path
 
 from arena.sandbox.errors import SandboxUnavailable
+from arena.sandbox.reap import kill_until_gone
 
 UID_BASE = int(os.environ.get("ARENA_SANDBOX_UID_BASE", "2900000"))
 UID_COUNT = 1000
@@ -55,19 +54,7 @@ def processes_of_uid(uid: int, zombies: bool = False) -> list[int]:
 
 def kill_uid(uid: int, timeout: float = 5.0) -> bool:
     """SIGKILL every process of `uid` until none is left; True when none is."""
-    deadline = time.monotonic() + timeout
-    while True:
-        pids = processes_of_uid(uid)
-        if not pids:
-            return True
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
+    return kill_until_gone(lambda: processes_of_uid(uid), timeout, pause=0.01)
 
 
 class UidLease:

@@ -42,18 +42,28 @@ class _Budget:
     def __init__(self, max_bytes: int, max_files: int):
         self.max_bytes, self.max_files = max_bytes, max_files
         self.bytes = 0
+        self.declared = 0
         self.files = 0
 
-    def add_file(self) -> None:
+    def add_member(self, declared_size: int) -> None:
+        """Count one file by its header: too many files, or headers declaring more than `max_bytes` in all, stop
+        the unpacking before its data is decompressed."""
         self.files += 1
         if self.files > self.max_files:
             raise ArchiveError(f"the archive has more than {self.max_files} files")
+        self.declared += declared_size
+        if self.declared > self.max_bytes:
+            raise self._too_large()
 
     def add_bytes(self, n: int) -> None:
+        """Count bytes actually written (a header may lie about its size)."""
         self.bytes += n
         if self.bytes > self.max_bytes:
-            raise ArchiveError(f"the archive unpacks to more than {self.max_bytes // (1024 * 1024)} MB "
-                               f"(a zip bomb, or a bot too large)")
+            raise self._too_large()
+
+    def _too_large(self) -> ArchiveError:
+        return ArchiveError(f"the archive unpacks to more than {self.max_bytes // (1024 * 1024)} MB "
+                            f"(a zip bomb, or a bot too large)")
 
 
 def _copy(src: BinaryIO, dest: Path, budget: _Budget) -> None:
@@ -65,7 +75,6 @@ def _copy(src: BinaryIO, dest: Path, budget: _Budget) -> None:
 
 
 def _zip_members(archive: zipfile.ZipFile, budget: _Budget) -> Iterator[tuple[PurePosixPath, zipfile.ZipInfo]]:
-    declared = 0
     for info in archive.infolist():
         path = _safe_name(info.filename)
         mode = info.external_attr >> 16
@@ -75,11 +84,7 @@ def _zip_members(archive: zipfile.ZipFile, budget: _Budget) -> Iterator[tuple[Pu
             raise ArchiveError(f"archive member {info.filename!r} is not a regular file or folder")
         if path is None or info.is_dir():
             continue
-        budget.add_file()
-        declared += info.file_size
-        if declared > budget.max_bytes:
-            raise ArchiveError(f"the archive unpacks to more than {budget.max_bytes // (1024 * 1024)} MB "
-                               f"(a zip bomb, or a bot too large)")
+        budget.add_member(info.file_size)
         yield path, info
 
 
@@ -94,7 +99,6 @@ def _unpack_zip(data: BinaryIO, dest: Path, budget: _Budget) -> None:
 
 
 def _unpack_tar(data: BinaryIO, dest: Path, budget: _Budget) -> None:
-    declared = 0
     try:
         with tarfile.open(fileobj=data, mode="r:*") as archive:
             # Stream member by member: a header declaring too much stops us before its data is decompressed.
@@ -106,11 +110,7 @@ def _unpack_tar(data: BinaryIO, dest: Path, budget: _Budget) -> None:
                     raise ArchiveError(f"archive member {member.name!r} is not a regular file or folder")
                 if path is None or member.isdir():
                     continue
-                budget.add_file()
-                declared += member.size
-                if declared > budget.max_bytes:
-                    raise ArchiveError(f"the archive unpacks to more than {budget.max_bytes // (1024 * 1024)} "
-                                       f"MB (a zip bomb, or a bot too large)")
+                budget.add_member(member.size)
                 src = archive.extractfile(member)
                 assert src is not None  # a regular file
                 _copy(src, dest / path, budget)

@@ -5,19 +5,15 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from arena.match.types import TimeControl
+from matches.game_settings import GameSettings
 
 
-class Ladder(models.Model):
+class Ladder(GameSettings):
+    """One ladder: its game, options and time control (GameSettings) and whether matchmaking plays it."""
+
     slug = models.SlugField(max_length=64, unique=True)
     name = models.CharField(max_length=128)
-    game = models.CharField(max_length=32)
     players = models.PositiveSmallIntegerField()
-    params = models.JSONField(default=dict, blank=True, help_text="Game options besides the player count.")
-    decision_ms = models.PositiveIntegerField(default=TimeControl.decision_ms)
-    bank_ms = models.PositiveIntegerField(default=TimeControl.bank_ms)
-    startup_ms = models.PositiveIntegerField(default=TimeControl.startup_ms)
-    max_faults = models.PositiveSmallIntegerField(default=TimeControl.max_faults)
     active = models.BooleanField(default=True, help_text="Matchmaking plays this ladder.")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -26,15 +22,6 @@ class Ladder(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    @property
-    def time_control(self) -> TimeControl:
-        return TimeControl(decision_ms=self.decision_ms, bank_ms=self.bank_ms, startup_ms=self.startup_ms,
-                           max_faults=self.max_faults)
-
-    @property
-    def game_params(self) -> dict:
-        return {"players": self.players, **self.params}
 
 
 def _initial_elo() -> float:

@@ -12,12 +12,12 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from arena.match.types import TimeControl
+from matches.game_settings import GameSettings
 
 from . import schedule
 
 
-class Tournament(models.Model):
+class Tournament(GameSettings):
     class Format(models.TextChoices):
         ROUND_ROBIN = "round_robin", "Round robin"
         SWISS = "swiss", "Swiss"
@@ -30,9 +30,7 @@ class Tournament(models.Model):
         CANCELLED = "cancelled"
 
     name = models.CharField(max_length=128)
-    game = models.CharField(max_length=32)
     players = models.PositiveSmallIntegerField(help_text="Players per table (2–4; knockout: 2).")
-    params = models.JSONField(default=dict, blank=True, help_text="Game options besides the player count.")
     format = models.CharField(max_length=16, choices=Format.choices, default=Format.ROUND_ROBIN)
     duplicate = models.BooleanField(default=False, help_text="Play each table once per rotation of its seats "
                                                              "with one seed, scored together.")
@@ -41,10 +39,6 @@ class Tournament(models.Model):
                                                       help_text="Swiss: rounds to play (default: log of the "
                                                                 "field); set for every format at the start.")
     starts_at = models.DateTimeField()
-    decision_ms = models.PositiveIntegerField(default=TimeControl.decision_ms)
-    bank_ms = models.PositiveIntegerField(default=TimeControl.bank_ms)
-    startup_ms = models.PositiveIntegerField(default=TimeControl.startup_ms)
-    max_faults = models.PositiveSmallIntegerField(default=TimeControl.max_faults)
     seed = models.BigIntegerField(default=0, help_text="All game seeds are derived from this.")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.SCHEDULED, db_index=True)
     status_reason = models.TextField(blank=True, default="")
@@ -61,15 +55,6 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    @property
-    def time_control(self) -> TimeControl:
-        return TimeControl(decision_ms=self.decision_ms, bank_ms=self.bank_ms, startup_ms=self.startup_ms,
-                           max_faults=self.max_faults)
-
-    @property
-    def game_params(self) -> dict:
-        return {"players": self.players, **self.params}
 
     @property
     def total_rounds(self) -> int | None:

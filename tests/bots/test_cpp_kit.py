@@ -1,5 +1,5 @@
-"""The C++ starter kit: `bots/cpp/random` builds from source in the build sandbox (arena.botbuild) and plays a
-sandboxed Thebes match through the referee without a fault.
+"""The C++ starter kit: `bots/cpp/random` builds from source in the build sandbox (arena.botbuild), with the kit
+bound at /runtime, and plays a sandboxed Thebes match through the referee without a fault.
 
 The compile (~20-40 s on this machine) happens at most once per test session, and only when the program is
 missing or older than a source (the build-output freshness check), so a second run costs nothing."""
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from arena import botbuild, protocol_gen
+from arena import botbuild
 from arena.botpkg import load_manifest
 from arena.match import BotSpec, run_match
 
@@ -43,11 +43,13 @@ def test_cpp_random_plays_a_sandboxed_thebes_match(cpp_random):
     assert sorted(s.rank for s in result.seats)[0] == 1
 
 
-def test_the_kits_protocol_copy_is_the_protocol():
-    """The C++ kit compiles the very .proto files a bot author reads (protoc's C++ generator is the strictest of
-    the three kits: a field `X_size` beside `repeated X` would not compile, so the protocol avoids such names)."""
-    for proto in protocol_gen.proto_files():
-        assert (ROOT / protocol_gen.SDK_CPP_PROTOS / proto.name).read_bytes() == proto.read_bytes()
+def test_the_cpp_bot_holds_only_its_own_sources(cpp_random):
+    """The kit (arena.mk, arena_bot.hpp, the .proto files) comes from the build kit at /runtime, not from copies in
+    the bot's folder: what the author wrote is all there is (build/ is what the build made)."""
+    sources = sorted(str(p.relative_to(cpp_random)) for p in cpp_random.rglob("*")
+                     if p.is_file() and p.relative_to(cpp_random).parts[0] != "build")
+    assert sources == ["Makefile", "bot.cpp", "bot.toml"]
+    assert "include $(ARENA_KIT)/arena.mk" in (cpp_random / "Makefile").read_text()
 
 
 def test_bot_check_passes_the_cpp_bot(cpp_random):

@@ -3,8 +3,8 @@
 // A bot derives from arena::Bot, overrides decide() (and start()/end() if it wants them) and calls
 // arena::run(bot) from main(). run() serves the arena.v1.Bot gRPC service on the unix socket named by the
 // environment variable ARENA_SOCKET until the referee stops the process. The protocol, every field documented,
-// is in proto/arena/v1/arena.proto; the generated C++ code (arena/v1/*.pb.h) is made from the .proto files beside
-// this header at build time (see the Makefile of bots/cpp/random).
+// is in proto/arena/v1/arena.proto; the generated C++ code (arena/v1/*.pb.h) is made at build time from the
+// .proto files of the kit's proto/ folder (the kit is bound at /runtime in the build: see arena.mk).
 //
 //     #include "arena_bot.hpp"
 //     struct RandomBot : arena::Bot {

@@ -24,10 +24,11 @@ class Command(BaseCommand):
             raise CommandError(f"no built-in bots found under {settings.BUILTIN_BOTS_DIR}")
         from arena.botbuild import BuildError
         from arena.botpkg import ManifestError
+        from arena.sandbox import RuntimeMissing
         for folder in paths:
             try:
                 versions = register_builtin(folder)
-            except (ManifestError, BuildError) as exc:
+            except (ManifestError, BuildError, RuntimeMissing) as exc:  # RuntimeMissing: C++ build kit not built
                 self.stderr.write(f"skipped {folder}: {exc}")
                 continue
             for version in versions:

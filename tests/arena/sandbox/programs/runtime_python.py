@@ -6,6 +6,10 @@ import google.protobuf
 import grpc
 
 import arena_bot
+from arena.v1 import arena_pb2
 
 print("RESULT " + json.dumps({"executable": sys.executable, "prefix": sys.prefix, "grpc": grpc.__version__,
-                              "protobuf": google.protobuf.__version__, "sdk": arena_bot.__file__}), flush=True)
+                              "protobuf": google.protobuf.__version__, "sdk": arena_bot.__file__,
+                              "protocol": arena_pb2.__file__,
+                              "decide_fields": sorted(arena_pb2.DecideRequest.DESCRIPTOR.fields_by_name)}),
+      flush=True)
