@@ -1,11 +1,14 @@
 # Arena's image for docker-compose.yml: the web server, the Celery worker and the Celery beat scheduler.
+# The packages are those of scripts/system-packages that a server needs (the sandbox, the bots' runtimes,
+# building C++ bots), without the browser the tests use.
 # Debian's python3 lives under /usr, which the bot sandbox binds read-only: the bots' runtimes are built from it.
 FROM debian:bookworm-slim
 
 ENV DEBIAN_FRONTEND=noninteractive PYTHONUNBUFFERED=1 VIRTUAL_ENV=/opt/venv PATH=/opt/venv/bin:$PATH
 RUN apt-get update -qq \
- && apt-get install -y -qq --no-install-recommends python3 python3-venv python3-pip bubblewrap nodejs npm \
-      util-linux ca-certificates \
+ && apt-get install -y -qq --no-install-recommends python3 python3-venv python3-pip nodejs npm \
+      bubblewrap tini libseccomp2 util-linux ca-certificates \
+      g++ make libgrpc++-dev protobuf-compiler-grpc \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
