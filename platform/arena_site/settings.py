@@ -63,7 +63,7 @@ INSTALLED_APPS = [
     "ladders",
     "matches",
     "api",
-    *_optional_apps("tournaments", "web"),
+    *_optional_apps("tournaments", "web", "versiontests"),
 ]
 
 MIDDLEWARE = [
@@ -164,6 +164,10 @@ CELERY_BEAT_SCHEDULE = {
 if "tournaments" in INSTALLED_APPS:  # starts tournaments at their time and makes each next round
     CELERY_BEAT_SCHEDULE["tournaments-tick"] = {"task": "tournaments.tasks.tick",
                                                 "schedule": _env_float("ARENA_TOURNAMENT_TICK_EVERY", 5.0)}
+if "versiontests" in INSTALLED_APPS:  # safety net of the after-match hook that advances version tests
+    CELERY_BEAT_SCHEDULE["versiontests-tick"] = {"task": "versiontests.tasks.tick", "schedule": 30.0,
+                                                 "options": {"expires": 60}}
+ARENA_VERSION_TESTS_PER_OWNER = _env_int("ARENA_VERSION_TESTS_PER_OWNER", 2)  # running version tests per owner
 
 # --- Arena ----------------------------------------------------------------------------------------------------
 ARENA_SANDBOX = os.environ.get("ARENA_SANDBOX", "auto").lower()  # auto | on | off

@@ -13,6 +13,8 @@ urlpatterns = [
 ]
 if "tournaments" in settings.INSTALLED_APPS:  # tournaments' API: /api/tournaments/
     urlpatterns.append(path("api/", include("tournaments.urls")))
+if "versiontests" in settings.INSTALLED_APPS:  # version tests' API: /api/version-tests/
+    urlpatterns.append(path("api/", include("versiontests.urls")))
 
 if "web" in settings.INSTALLED_APPS and importlib.util.find_spec("web.urls") is not None:
     urlpatterns.append(path("", include("web.urls")))

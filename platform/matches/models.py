@@ -26,6 +26,7 @@ class Match(models.Model):
         LADDER = "ladder"
         CHALLENGE = "challenge"
         TOURNAMENT = "tournament"
+        VERSION_TEST = "version_test"
 
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.LADDER)
     ladder = models.ForeignKey("ladders.Ladder", null=True, blank=True, on_delete=models.SET_NULL,

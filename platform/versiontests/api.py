@@ -1,0 +1,99 @@
+"""REST API at /api/version-tests/: an owner starts a test of two ready versions of their bot (POST) and may
+stop it (POST …/{id}/stop/); anyone reads tests, their SPRT state and their pairs."""
+
+from __future__ import annotations
+
+from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.response import Response
+
+from botregistry.models import BotVersion
+from ladders.models import Ladder
+
+from . import services, stats
+from .models import Pair, VersionTest
+
+MAX_PAIRS_LIMIT = 2000
+
+
+class PairSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Pair
+        fields = ["number", "seed", "seat", "match_a", "match_b", "score", "void"]
+
+
+class VersionTestSerializer(serializers.ModelSerializer):
+    version_a = serializers.PrimaryKeyRelatedField(queryset=BotVersion.objects.select_related("bot"))
+    version_b = serializers.PrimaryKeyRelatedField(queryset=BotVersion.objects.select_related("bot"))
+    ladder = serializers.PrimaryKeyRelatedField(queryset=Ladder.objects.all())
+    elo0 = serializers.FloatField(default=stats.DEFAULT_ELO0, min_value=-1000, max_value=1000)
+    elo1 = serializers.FloatField(default=stats.DEFAULT_ELO1, min_value=-1000, max_value=1000)
+    max_pairs = serializers.IntegerField(default=400, min_value=1, max_value=MAX_PAIRS_LIMIT)
+    owner = serializers.CharField(source="owner.username", read_only=True)
+    bot_name = serializers.CharField(source="bot.name", read_only=True)
+    number_a = serializers.IntegerField(source="version_a.number", read_only=True)
+    number_b = serializers.IntegerField(source="version_b.number", read_only=True)
+    lower = serializers.FloatField(read_only=True)
+    upper = serializers.FloatField(read_only=True)
+
+    class Meta:
+        model = VersionTest
+        fields = ["id", "owner", "bot", "bot_name", "version_a", "number_a", "version_b", "number_b", "ladder",
+                  "elo0", "elo1", "max_pairs", "status", "status_reason", "pairs", "void_pairs", "counts", "llr",
+                  "lower", "upper", "result", "created_at", "finished_at"]
+        read_only_fields = ["bot", "status", "status_reason", "pairs", "void_pairs", "counts", "llr", "result",
+                            "created_at", "finished_at"]
+
+    def create(self, validated):
+        user = self.context["request"].user
+        a, b = validated["version_a"], validated["version_b"]
+        if a.bot.owner_id != user.pk or b.bot.owner_id != user.pk:
+            raise PermissionDenied("only the bot's owner can test its versions")
+        try:
+            return services.create(owner=user, version_a=a, version_b=b, ladder=validated["ladder"],
+                                   elo0=validated["elo0"], elo1=validated["elo1"], max_pairs=validated["max_pairs"])
+        except services.TestRefused as exc:
+            raise serializers.ValidationError({"detail": str(exc)})
+
+
+class VersionTestDetailSerializer(VersionTestSerializer):
+    pair_list = PairSerializer(source="pair_set", many=True, read_only=True)
+
+    class Meta(VersionTestSerializer.Meta):
+        fields = VersionTestSerializer.Meta.fields + ["pair_list"]
+
+
+class OwnerStartsAnyoneReads(permissions.BasePermission):
+    def has_permission(self, request, view):
+        return request.method in permissions.SAFE_METHODS or bool(request.user and request.user.is_authenticated)
+
+    def has_object_permission(self, request, view, obj):
+        return request.method in permissions.SAFE_METHODS or obj.owner_id == request.user.pk
+
+
+class VersionTestViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                         viewsets.GenericViewSet):
+    permission_classes = [OwnerStartsAnyoneReads]
+
+    def get_queryset(self):
+        qs = VersionTest.objects.select_related("owner", "bot", "version_a", "version_b")
+        for key in ("bot", "status"):
+            value = self.request.query_params.get(key)
+            if value:
+                if key == "bot" and not value.isdigit():
+                    raise serializers.ValidationError({"bot": "a bot id"})
+                qs = qs.filter(**{key: value})
+        if self.action == "retrieve":
+            qs = qs.prefetch_related("pair_set")
+        return qs
+
+    def get_serializer_class(self):
+        return VersionTestDetailSerializer if self.action == "retrieve" else VersionTestSerializer
+
+    @action(detail=True, methods=["post"])
+    def stop(self, request, pk=None):
+        test = self.get_object()
+        services.stop(test.pk)
+        test.refresh_from_db()
+        return Response(VersionTestSerializer(test, context={"request": request}).data, status=status.HTTP_200_OK)

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class VersionTestsConfig(AppConfig):
+    name = "versiontests"
+    verbose_name = "Version tests (SPRT)"
+
+    def ready(self) -> None:
+        from . import tasks  # noqa: F401  (connects the after-match hook)
