@@ -22,9 +22,12 @@ import os
 from pathlib import Path
 from typing import Any
 
+from arena import __version__ as ARENA_VERSION
 from arena import games
-from arena.games.base import ActionParseError, IllegalAction, State
+from arena.games.base import Action, ActionParseError, Event, Game, IllegalAction, State
+from arena.games.policy import Policy, play_game
 from arena.match.ranking import final_ranks
+from arena.match.types import MatchResult, SeatResult
 
 FORMAT = "arena-replay"
 VERSION = 1
@@ -33,6 +36,36 @@ SUFFIX = ".replay.json.gz"
 
 class ReplayMismatch(Exception):
     """The replay does not re-simulate to what it records. The message names the first differing decision."""
+
+
+def build(game: Game, seed: int, seats: list[dict[str, Any]], decisions: list[dict[str, Any]],
+          result: MatchResult, time_control: dict[str, Any]) -> dict[str, Any]:
+    """The replay document of a played game: `seats` are `{"seat", "name", "sha256"}`, `decisions` the records
+    described above, in order."""
+    recorded = result.to_dict()
+    recorded.pop("replay_path", None)
+    return {"format": FORMAT, "version": VERSION,
+            "header": {"game": game.name, "params": game.params, "engine_version": game.engine_version,
+                       "arena_version": ARENA_VERSION, "seed": seed, "time_control": time_control,
+                       "seats": seats},
+            "decisions": decisions, "result": recorded}
+
+
+def of_selfplay(game: Game, seed: int, policies: list[Policy], rngs: list, names: list[str]) -> dict[str, Any]:
+    """The replay of one game between in-process policies, shaped exactly like a match's (hashes empty, no
+    time used): for demos, tests and the viewer."""
+    decisions: list[dict[str, Any]] = []
+
+    def record(seat: int, action: Action, events: list[Event]) -> None:
+        decisions.append({"seat": seat, "action": str(action), "ms": 0.0, "fault": None, "events": events})
+
+    state, _ = play_game(game, seed, policies, rngs, on_decision=record)
+    scores, ranks = state.scores(), state.ranking()
+    seats = [{"seat": i, "name": name, "sha256": ""} for i, name in enumerate(names)]
+    result = MatchResult(game=game.name, params=game.params, seed=seed, engine_version=game.engine_version,
+                         seats=[SeatResult(seat=i, name=name, sha256="", score=scores[i], rank=ranks[i])
+                                for i, name in enumerate(names)])
+    return _normal(build(game, seed, seats, decisions, result, time_control={}))
 
 
 def write(path: str | os.PathLike, replay: dict[str, Any]) -> Path:

@@ -15,7 +15,8 @@ import math
 import time
 
 from arena import games
-from arena.commands.selfplay import game_seed, play_game, policy_rng
+from arena.commands.selfplay import game_seed, policy_rng
+from arena.games.policy import play_game
 
 
 def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:

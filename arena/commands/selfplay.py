@@ -19,10 +19,7 @@ import time
 from typing import Any
 
 from arena import games
-from arena.games.base import Game
-
-MAX_DECISIONS = 100_000
-
+from arena.games.policy import play_game
 
 def game_seed(seed: int, index: int) -> int:
     """The engine seed of game `index` of a run seeded `seed`: 64 bits of SHA-256, the same everywhere."""
@@ -32,26 +29,6 @@ def game_seed(seed: int, index: int) -> int:
 def policy_rng(seed: int, index: int, seat: int) -> random.Random:
     return random.Random(int.from_bytes(
         hashlib.sha256(f"arena-policy:{seed}:{index}:{seat}".encode()).digest()[:8], "big"))
-
-
-def play_game(game: Game, seed: int, policies: list, rngs: list[random.Random],
-              max_decisions: int = MAX_DECISIONS) -> tuple[Any, int]:
-    """Play one game to the end; returns (final state, decisions). Raises on an engine error or when the game
-    does not end within `max_decisions`."""
-    state = game.new_state(seed)
-    decisions = 0
-    while not state.is_terminal():
-        seat = state.current_player()
-        legal = state.legal_actions()
-        if not legal:
-            raise RuntimeError(f"seat {seat} has no legal action in a non-terminal state")
-        policy = policies[seat]
-        obs = state.observation(seat) if policy.needs_observation else None
-        state.apply(legal[policy.choose(obs, legal, rngs[seat])])
-        decisions += 1
-        if decisions > max_decisions:
-            raise RuntimeError(f"game did not end within {max_decisions} decisions")
-    return state, decisions
 
 
 def run(game_name: str, players: int, n_games: int, seed: int, policy_names: list[str],

@@ -9,9 +9,11 @@ building it (the random playout is the benchmark's hot path).
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from arena.games.base import Action
+from arena.games.base import Action, Event, Game, State
+
+MAX_DECISIONS = 100_000
 
 
 class Policy:
@@ -30,3 +32,28 @@ class RandomPolicy(Policy):
 
     def choose(self, observation, legal, rng):
         return rng.randrange(len(legal))
+
+
+def play_game(game: Game, seed: int, policies: Sequence[Policy], rngs: Sequence[random.Random],
+              max_decisions: int = MAX_DECISIONS,
+              on_decision: Callable[[int, Action, list[Event]], None] | None = None) -> tuple[State, int]:
+    """Play one game between in-process policies to the end; returns (final state, decisions).
+    `on_decision(seat, action, events)` is called after each action. Raises on an engine error or when the game
+    does not end within `max_decisions`."""
+    state = game.new_state(seed)
+    decisions = 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        legal = state.legal_actions()
+        if not legal:
+            raise RuntimeError(f"seat {seat} has no legal action in a non-terminal state")
+        policy = policies[seat]
+        obs = state.observation(seat) if policy.needs_observation else None
+        action = legal[policy.choose(obs, legal, rngs[seat])]
+        events = state.apply(action)
+        if on_decision is not None:
+            on_decision(seat, action, events)
+        decisions += 1
+        if decisions > max_decisions:
+            raise RuntimeError(f"game did not end within {max_decisions} decisions")
+    return state, decisions

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from arena import __version__ as ARENA_VERSION
 from arena import games
 from arena import replay as replays
 from arena import sandbox as sandboxes
@@ -311,16 +310,8 @@ def run_match(game: str, params: dict, seed: int, bots: list[BotSpec], *,
                          seats=[s.result for s in seats])
     path = Path(replay_path) if replay_path else None
     if path is not None:
-        replay = {
-            "format": replays.FORMAT, "version": replays.VERSION,
-            "header": {"game": game, "params": g.params, "engine_version": g.engine_version,
-                       "arena_version": ARENA_VERSION, "seed": seed, "time_control": tc.to_dict(),
-                       "seats": [{"seat": s.index, "name": s.result.name, "sha256": s.result.sha256}
-                                 for s in seats]},
-            "decisions": decisions,
-            "result": result.to_dict(),
-        }
-        replay["result"].pop("replay_path", None)
+        replay = replays.build(g, seed, [{"seat": s.index, "name": s.result.name, "sha256": s.result.sha256}
+                                         for s in seats], decisions, result, tc.to_dict())
         replays.write(path, replay)
         result.replay_path = str(path)
     return result

@@ -17,6 +17,7 @@ from django.db import close_old_connections, connection
 from arena_site.sandbox_mode import sandbox_enabled, unavailable_reason
 from matches import services
 from matches.models import Match
+from matches.signals import match_ended
 
 log = logging.getLogger("arena.platform")
 
@@ -80,20 +81,27 @@ def run_match(self, match_id: int) -> str:
     match = services.claim(match_id, worker)
     if match is None:
         return "nothing to do"
-    beat = _Heartbeat(match_id, worker)
+    try:
+        return _play_and_record(match, worker)
+    finally:
+        match_ended.send(sender=Match, match_id=match_id)
+
+
+def _play_and_record(match: Match, worker: str) -> str:
+    beat = _Heartbeat(match.id, worker)
     beat.start()
     try:
         result, replay = play(match)
     except MatchCannotRun as exc:
-        services.fail(match_id, str(exc))
+        services.fail(match.id, str(exc))
         return "failed"
     except Exception as exc:  # the referee never raises because of a bot: this is a host or engine problem
-        log.exception("match %s could not be played", match_id)
-        services.fail(match_id, f"the match could not be played: {type(exc).__name__}: {exc}")
+        log.exception("match %s could not be played", match.id)
+        services.fail(match.id, f"the match could not be played: {type(exc).__name__}: {exc}")
         return "failed"
     finally:
         beat.stop()
-    recorded = services.record_result(match_id, result, replay)
+    recorded = services.record_result(match.id, result, replay)
     return "finished" if recorded else "already finished"
 
 

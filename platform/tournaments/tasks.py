@@ -4,7 +4,9 @@ tournament match the worker advances its tournament at once, so the next round d
 from __future__ import annotations
 
 from celery import shared_task
-from celery.signals import task_postrun
+from django.dispatch import receiver
+
+from matches.signals import match_ended
 
 from . import services
 
@@ -19,15 +21,10 @@ def advance(tournament_id: int) -> None:
     services.advance(tournament_id)
 
 
-@task_postrun.connect
-def _after_match(sender=None, args=None, kwargs=None, **_):
-    if getattr(sender, "name", "") != "matches.tasks.run_match":
-        return
-    match_id = (args or [None])[0] if args else (kwargs or {}).get("match_id")
-    if match_id is None:
-        return
+@receiver(match_ended)
+def _after_match(sender, match_id: int, **_) -> None:
     from .models import Game
 
-    tid = (Game.objects.filter(match_id=match_id).values_list("round__tournament_id", flat=True).first())
+    tid = Game.objects.filter(match_id=match_id).values_list("round__tournament_id", flat=True).first()
     if tid is not None:
         services.advance(tid)

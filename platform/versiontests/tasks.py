@@ -4,7 +4,9 @@ net for a hook a dead worker never ran."""
 from __future__ import annotations
 
 from celery import shared_task
-from celery.signals import task_postrun
+from django.dispatch import receiver
+
+from matches.signals import match_ended
 
 from . import services
 
@@ -14,13 +16,8 @@ def tick() -> None:
     services.tick()
 
 
-@task_postrun.connect
-def _after_match(sender=None, args=None, kwargs=None, **_):
-    if getattr(sender, "name", "") != "matches.tasks.run_match":
-        return
-    match_id = (args or [None])[0] if args else (kwargs or {}).get("match_id")
-    if match_id is None:
-        return
+@receiver(match_ended)
+def _after_match(sender, match_id: int, **_) -> None:
     from django.db.models import Q
 
     from .models import Pair

@@ -19,8 +19,8 @@ def _start(s, **kw):
 def _play_pending(test, finish, winner):
     """Finish every pending pair: winner(pair) → ("a" | "b" | None for a draw, for the tested seat in match A,
     likewise in match B)."""
-    from matches.tasks import run_match
-    from versiontests import tasks
+    from matches.models import Match
+    from matches.signals import match_ended
 
     for pair in list(test.pair_set.filter(score__isnull=True, void=False).select_related("match_a", "match_b")):
         for match, outcome in zip((pair.match_a, pair.match_b), winner(pair)):
@@ -29,7 +29,7 @@ def _play_pending(test, finish, winner):
                 continue
             other = 1 - pair.seat
             finish(match, None if outcome == "draw" else pair.seat if outcome == "win" else other)
-            tasks._after_match(sender=run_match, args=[match.pk])
+            match_ended.send(sender=Match, match_id=match.pk)
     test.refresh_from_db()
 
 
@@ -73,14 +73,14 @@ def test_no_verdict_stops_at_max_pairs(setup, finish):
 
 def test_a_failed_match_voids_its_pair_and_another_is_queued(setup, finish):
     from matches.services import fail
-    from matches.tasks import run_match
-    from versiontests import tasks
+    from matches.models import Match
+    from matches.signals import match_ended
 
     test = _start(setup, elo0=0, elo1=100, max_pairs=10)
     first = test.pair_set.get(number=1)
     finish(first.match_a, first.seat)
     fail(first.match_b.pk, "the worker gave up")
-    tasks._after_match(sender=run_match, args=[first.match_b.pk])
+    match_ended.send(sender=Match, match_id=first.match_b.pk)
     test.refresh_from_db()
     first.refresh_from_db()
     assert first.void and first.score is None

@@ -15,27 +15,8 @@ from arena import replay as replays
 def play_replay(game_name: str, players: int, seed: int, names: list[str], policy: str = "greedy") -> dict:
     """A complete replay (the arena-replay format) of a game between in-process policies."""
     game = games.load(game_name, players=players)
-    state = game.new_state(seed)
-    pols = [games.policies(game_name)[policy]() for _ in range(players)]
-    rng = random.Random(seed)
-    decisions = []
-    while not state.is_terminal():
-        seat = state.current_player()
-        legal = state.legal_actions()
-        obs = state.observation(seat) if pols[seat].needs_observation else None
-        action = legal[pols[seat].choose(obs, legal, rng)]
-        events = state.apply(action)
-        decisions.append({"seat": seat, "action": str(action), "ms": 3.0, "fault": None, "events": events})
-    scores, ranks = state.scores(), state.ranking()
-    seats = [{"seat": i, "name": names[i], "sha256": "0" * 64, "score": scores[i], "rank": ranks[i],
-              "disqualified": False, "faults": [], "time_ms": 3.0, "decisions": 0} for i in range(players)]
-    return {"format": replays.FORMAT, "version": replays.VERSION,
-            "header": {"game": game_name, "params": game.params, "engine_version": game.engine_version,
-                       "arena_version": "test", "seed": seed, "time_control": {},
-                       "seats": [{"seat": i, "name": names[i], "sha256": "0" * 64} for i in range(players)]},
-            "decisions": replays._normal(decisions),
-            "result": {"game": game_name, "params": game.params, "seed": seed,
-                       "engine_version": game.engine_version, "seats": seats}}
+    policies = [games.policies(game_name)[policy]() for _ in range(players)]
+    return replays.of_selfplay(game, seed, policies, [random.Random(seed)] * players, names)
 
 
 @pytest.fixture
