@@ -6,7 +6,10 @@ them under `.runtime/` at the project root (`ARENA_RUNTIME_DIR` overrides).
   bot SDK from `bots/python/sdk/` with the generated protocol code of `arena/v1` as its `arena.v1`.
 - `node`: `node_modules` with the dependencies of `bots/node/sdk/package.json` (@grpc/grpc-js,
   @grpc/proto-loader), the Node SDK itself (copied, not linked: a link would point outside the sandbox) with the
-  `.proto` files of `proto/` in its `proto/`.
+  `.proto` files of `proto/` in its `proto/`, and what the SDK's build step `tools/prepare.js` makes there with
+  the sandbox's node (`/usr/bin/node`): protocol.json (the .proto files parsed once) and pack/ (the SDK's
+  libraries in one script with a V8 code cache, valid for that node binary only), so a bot's start neither
+  parses .proto files nor loads a hundred modules one by one.
 - `cpp`: the C++ kit a C++ bot's build includes (`/runtime/arena.mk`, `/runtime/arena_bot.hpp`), from
   `bots/cpp/sdk/`, with the `.proto` files of `proto/` in `proto/`; bound by the build step (arena.botbuild),
   not at play time: the built program needs only /usr.
@@ -36,6 +39,7 @@ from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SYSTEM_PYTHON = "/usr/bin/python3"
+SYSTEM_NODE = "/usr/bin/node"
 STAMP = ".arena-stamp"
 KINDS = ("python", "node", "cpp")
 NODE_DEFAULT_DEPENDENCIES = {"@grpc/grpc-js": "^1.10.0", "@grpc/proto-loader": "^0.7.10"}
@@ -109,8 +113,25 @@ def _python_stamp() -> str:
     return h.hexdigest()
 
 
+def node_binary() -> str | None:
+    """The node the SDK's build step runs with: the sandbox's (it shows the bot only /usr), else PATH's."""
+    return SYSTEM_NODE if Path(SYSTEM_NODE).exists() else shutil.which("node")
+
+
+def _node_binary_identity() -> str:
+    """Which node binary the runtime is built for: the code cache of the SDK's pack is valid for it only."""
+    found = node_binary()
+    if found is None:
+        return "<none>"
+    real = Path(found).resolve()
+    stat = real.stat()
+    return f"{real}:{stat.st_size}:{stat.st_mtime_ns}"
+
+
 def _node_stamp() -> str:
     h = hashlib.sha256()
+    h.update(_node_binary_identity().encode())
+    h.update(b"node-build:2")  # the recipe of _build_node: bump when it changes
     _hash_tree(h, node_sdk_dir())
     _hash_tree(h, proto_dir())
     return h.hexdigest()
@@ -257,6 +278,9 @@ def _build_node(target: Path, log: Callable[[str], None]) -> None:
         dest = target / "node_modules" / name
         shutil.copytree(sdk, dest, ignore=shutil.ignore_patterns("node_modules", "package-lock.json"))
         shutil.copytree(proto_dir(), dest / "proto")  # the SDK loads them from beside its index.js
+        if (dest / "tools" / "prepare.js").exists():  # the SDK's build step: protocol.json, pack/
+            _run([node_binary() or "node", "tools/prepare.js"], log, cwd=dest,
+                 env={**os.environ, "NODE_PATH": str(target / "node_modules")})
     else:
         log(f"  (no Node SDK at {sdk} yet: runtime has the gRPC libraries only)")
     shutil.copytree(proto_dir(), target / "proto")

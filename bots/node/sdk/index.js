@@ -21,49 +21,19 @@
  */
 
 const path = require('path');
-const grpc = require('@grpc/grpc-js');
-const protoLoader = require('@grpc/proto-loader');
+const grpc = require('./packed').require('@grpc/grpc-js');
+const protocol = require('./protocol');
 
-const PROTO_DIR = path.join(__dirname, 'proto');
-
-const LOAD_OPTIONS = { includeDirs: [PROTO_DIR], keepCase: true, longs: String, enums: String, defaults: true,
-  oneofs: true };
-
+/** proto-loader's package definition of arena.v1 (every message and the service), parsed from the .proto files. */
 function loadDefinition() {
-  return protoLoader.loadSync(path.join(PROTO_DIR, 'arena', 'v1', 'arena.proto'), LOAD_OPTIONS);
+  const protoLoader = require('@grpc/proto-loader');  // here only: serving a bot does not need it
+  return protoLoader.loadSync(path.join(protocol.PROTO_DIR, protocol.PROTO_FILE),
+    { ...protocol.LOAD_OPTIONS, includeDirs: [protocol.PROTO_DIR] });
 }
 
+/** The arena.v1 gRPC objects (grpc.loadPackageDefinition), e.g. `loadProtocol().Bot` to make a client. */
 function loadProtocol(definition) {
   return grpc.loadPackageDefinition(definition || loadDefinition()).arena.v1;
-}
-
-/** The message type called `name` ("ThebesSeat" or "arena.v1.ThebesSeat"), or undefined (e.g. a map entry). */
-function messageType(definition, name) {
-  const entry = definition[name] || definition[`arena.v1.${name}`];
-  return entry && entry.type && entry.type.field ? entry.type : undefined;
-}
-
-/** An object with one element in every repeated message field, nested all the way down (maps left out). */
-function sample(definition, typeName, depth = 0) {
-  const type = messageType(definition, typeName);
-  const object = {};
-  if (!type || depth > 6) return object;
-  for (const field of type.field) {
-    if (field.type !== 'TYPE_MESSAGE' || !messageType(definition, field.typeName)) continue;
-    const sub = sample(definition, field.typeName, depth + 1);
-    object[field.name] = field.label === 'LABEL_REPEATED' ? [sub] : sub;
-  }
-  return object;
-}
-
-/** Run every message through its codec once before serving: protobufjs compiles its decoders on first use,
- *  which otherwise costs the first Decide call ~70 ms. */
-function warmUp(definition, service) {
-  for (const method of Object.values(service)) {
-    const request = sample(definition, method.requestType.type.name);
-    method.requestDeserialize(method.requestSerialize(request));
-    method.responseDeserialize(method.responseSerialize({}));
-  }
 }
 
 /** A small seeded generator (mulberry32) so a bot's choices replay exactly; returns floats in [0, 1). */
@@ -94,9 +64,19 @@ function serve(policy, socketPath) {
     console.error('ARENA_SOCKET is not set: the referee starts a bot with the path of its socket there');
     process.exit(2);
   }
-  const definition = loadDefinition();
-  const v1 = loadProtocol(definition);
-  warmUp(definition, v1.Bot.service);
+  const service = protocol.botService();
+  // StartMatch's codecs before listening, the others' (Decide's are the big ones) once StartMatch is
+  // answered, a type per turn of the event loop so the answer is not held up on its way out: the referee
+  // starts every seat before its first Decide (one that comes sooner merely generates its codecs itself, as
+  // protobufjs does on first use)
+  protocol.warmUp([service.types.StartMatch]);
+  let warming = false;
+  const warmUpTheRest = () => {
+    if (warming) return;
+    warming = true;
+    protocol.warmUpInTurns(Object.keys(service.types).filter((name) => name !== 'StartMatch')
+      .map((name) => service.types[name]));
+  };
   const bot = { game: '', params: {}, seat: -1, players: [], timeControl: null, random: seededRandom(0) };
   const server = new grpc.Server();
   const handle = (fn) => (call, callback) => {
@@ -106,7 +86,7 @@ function serve(policy, socketPath) {
       callback({ code: grpc.status.UNKNOWN, details: String(err && err.stack ? err.stack : err) });
     }
   };
-  server.addService(v1.Bot.service, {
+  server.addService(service.definition, {
     StartMatch: handle((request) => {
       bot.game = request.game;
       bot.params = JSON.parse(request.params_json || '{}');
@@ -115,6 +95,7 @@ function serve(policy, socketPath) {
       bot.timeControl = request.time_control;
       bot.random = seededRandom(request.bot_seed);
       if (policy.start) policy.start(request, bot);
+      warmUpTheRest();
       return {};
     }),
     Decide: handle((request) => choiceMessage(policy.decide(request, bot))),
