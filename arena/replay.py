@@ -60,6 +60,13 @@ def of_selfplay(game: Game, seed: int, policies: list[Policy], rngs: list, names
         decisions.append({"seat": seat, "action": str(action), "ms": 0.0, "fault": None, "events": events})
 
     state, _ = play_game(game, seed, policies, rngs, on_decision=record)
+    return of_played(game, seed, state, decisions, names)
+
+
+def of_played(game: Game, seed: int, state: State, decisions: list[dict[str, Any]],
+              names: list[str]) -> dict[str, Any]:
+    """The replay of an in-process game already played to the terminal `state` (as `of_selfplay` makes it),
+    for a caller that ran `play_game` itself with an `on_decision` that recorded `decisions`."""
     scores, ranks = state.scores(), state.ranking()
     seats = [{"seat": i, "name": name, "sha256": ""} for i, name in enumerate(names)]
     result = MatchResult(game=game.name, params=game.params, seed=seed, engine_version=game.engine_version,

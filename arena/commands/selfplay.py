@@ -6,6 +6,10 @@ Game i is seeded from (S, i) alone (`game_seed`), and each seat's policy RNG fro
 command gives the same games and scores on every run. One JSON object (or a short text summary) is printed:
 games, errors, seconds, decisions, mean score per seat, wins per seat (a seat ranked first, shared first places
 count for each), and a digest of every game's scores for quick comparison between runs.
+
+With `--replay-dir DIR`, each finished game is also written as `DIR/<game>-<seed>-<index>.replay.json.gz` (the
+match replay format, seats named after their policies), to watch with `arena replay show` or check with
+`arena replay verify`. The summary is the same with or without it; `seconds` excludes the writing.
 """
 
 from __future__ import annotations
@@ -16,10 +20,14 @@ import json
 import random
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from arena import games
+from arena import replay as replays
+from arena.games.base import Action, Event
 from arena.games.policy import play_game
+
 
 def game_seed(seed: int, index: int) -> int:
     """The engine seed of game `index` of a run seeded `seed`: 64 bits of SHA-256, the same everywhere."""
@@ -31,9 +39,15 @@ def policy_rng(seed: int, index: int, seat: int) -> random.Random:
         hashlib.sha256(f"arena-policy:{seed}:{index}:{seat}".encode()).digest()[:8], "big"))
 
 
+def replay_name(game_name: str, seed: int, index: int) -> str:
+    """The file name of game `index` of a run seeded `seed` under `--replay-dir`."""
+    return f"{game_name}-{seed}-{index}{replays.SUFFIX}"
+
+
 def run(game_name: str, players: int, n_games: int, seed: int, policy_names: list[str],
-        params: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Play `n_games` games and summarise them (the JSON that `--json` prints)."""
+        params: dict[str, Any] | None = None, replay_dir: str | Path | None = None) -> dict[str, Any]:
+    """Play `n_games` games and summarise them (the JSON that `--json` prints). With `replay_dir`, also write
+    each finished game's replay there as `replay_name(game, seed, i)`; the summary does not change."""
     game = games.load(game_name, players=players, **(params or {}))
     available = games.policies(game_name)
     if not policy_names:
@@ -52,11 +66,19 @@ def run(game_name: str, players: int, n_games: int, seed: int, policy_names: lis
     errors: list[str] = []
     decisions = 0
     finished = 0
+    writing = 0.0  # time spent writing replays, left out of `seconds` so throughput compares across runs
+    names = [f"{name} (seat {seat})" for seat, name in enumerate(policy_names)]
     started = time.perf_counter()
     for i in range(n_games):
         rngs = [policy_rng(seed, i, seat) for seat in range(players)]
+        recorded: list[dict[str, Any]] = []
+
+        def record(seat: int, action: Action, events: list[Event]) -> None:
+            recorded.append({"seat": seat, "action": str(action), "ms": 0.0, "fault": None, "events": events})
+
         try:
-            state, n = play_game(game, game_seed(seed, i), policies, rngs)
+            state, n = play_game(game, game_seed(seed, i), policies, rngs,
+                                 on_decision=record if replay_dir is not None else None)
         except Exception as exc:  # an engine bug: count it, report the first few, go on
             if len(errors) < 5:
                 errors.append(f"game {i}: {type(exc).__name__}: {exc}")
@@ -70,7 +92,12 @@ def run(game_name: str, players: int, n_games: int, seed: int, policy_names: lis
         for seat, (score, rank) in enumerate(zip(scores, state.ranking())):
             totals[seat] += score
             wins[seat] += rank == 1
-    seconds = time.perf_counter() - started
+        if replay_dir is not None:
+            t = time.perf_counter()
+            replays.write(Path(replay_dir) / replay_name(game_name, seed, i),
+                          replays.of_played(game, game_seed(seed, i), state, recorded, names))
+            writing += time.perf_counter() - t
+    seconds = time.perf_counter() - started - writing
     return {
         "game": game_name,
         "params": game.params,
@@ -113,13 +140,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="policy for all seats, or repeat once per seat in seat order (default random)")
     p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="game option")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--replay-dir", metavar="DIR", default=None,
+                   help="also write each game's replay as DIR/<game>-<seed>-<index>.replay.json.gz")
     p.set_defaults(func=main)
 
 
 def main(args: argparse.Namespace) -> int:
     players = args.players or games.game_class(args.game).min_players
     try:
-        result = run(args.game, players, args.games, args.seed, args.policy, parse_params(args.param))
+        result = run(args.game, players, args.games, args.seed, args.policy, parse_params(args.param),
+                     replay_dir=args.replay_dir)
     except ValueError as exc:
         print(f"arena selfplay: {exc}", file=sys.stderr)
         return 2

@@ -45,6 +45,19 @@ LEADERBOARD_SORTS = {
 }
 
 
+def _live_page(request, template: str, fragment: str, context: dict, live: bool) -> HttpResponse:
+    """Render `template`, or with `?fragment=1` only its live region (`fragment`, see web/_live.html and
+    web/live.js). `live` says whether the region still changes; the fragment's `X-Live: 0` tells the script to
+    stop (a tournament that has just finished)."""
+    context.update(live=live, live_seconds=getattr(settings, "ARENA_LIVE_SECONDS", 15))
+    if request.GET.get("fragment") != "1":
+        return render(request, template, context)
+    resp = render(request, fragment, context)
+    resp["X-Live"] = "1" if live else "0"
+    resp["Cache-Control"] = "no-store"
+    return resp
+
+
 def _tournaments():
     from tournaments.models import Tournament
     return Tournament
@@ -63,8 +76,9 @@ def home(request):
                        .order_by("starts_at")[:10])
     recent = (Match.objects.filter(status=Match.Status.FINISHED).order_by("-finished_at")
               .prefetch_related(Prefetch("participants", queryset=Participant.objects.select_related("bot")))[:10])
-    return render(request, "web/home.html", {
-        "games": game_registry.names(), "ladders": ladders, "tournaments": tournaments, "recent": recent})
+    return _live_page(request, "web/home.html", "web/_home_recent.html", {
+        "games": game_registry.names(), "ladders": ladders, "tournaments": tournaments, "recent": recent},
+        live=True)
 
 
 def ladder(request, slug: str):
@@ -83,11 +97,11 @@ def ladder(request, slug: str):
     for r in rows:
         r.interval = 1.96 * r.sigma * ELO_PER_MU
         r.win_pct = 100.0 * r.wins / r.games if r.games else None
-    return render(request, "web/ladder.html", {
+    return _live_page(request, "web/ladder.html", "web/_ladder_board.html", {
         "ladder": ladder, "page": page, "rows": rows, "sort": sort,
         "provisional_games": settings.ARENA_RATING["provisional_games"],
         "columns": [("rank", "Rank"), ("bot", "Bot"), ("owner", "Owner"), ("elo", "Rating"),
-                    ("games", "Games"), ("winrate", "Win rate")]})
+                    ("games", "Games"), ("winrate", "Win rate")]}, live=ladder.active)
 
 
 def _page_size(request) -> int:
@@ -185,9 +199,10 @@ def tournament(request, tournament_id: int):
             parts = {p.seat: p for p in g.match.participants.all()} if g.match else {}
             g.rows = [{"entry": entries[e], "part": parts.get(i),
                        "forfeit": (g.forfeit or {}).get(str(e), "")} for i, e in enumerate(g.seats)]
-    return render(request, "web/tournament.html", {
+    return _live_page(request, "web/tournament.html", "web/_tournament_live.html", {
         "t": t, "table": table, "rounds": rounds, "entries": sorted(entries.values(), key=lambda e: (e.seeding, e.id)),
-        "total_rounds": t.total_rounds})
+        "total_rounds": t.total_rounds},
+        live=t.status in (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING))
 
 
 # ------------------------------------------------------------------------------------------------ owner pages

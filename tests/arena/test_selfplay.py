@@ -1,6 +1,7 @@
 """`arena selfplay`: in-process games between built-in policies, reproducible run to run, for every game."""
 
 import json
+import re
 
 import pytest
 
@@ -49,3 +50,38 @@ def test_selfplay_works_for_every_registered_game(capsys, name):
     code, out = _selfplay(capsys, name, "--players", players, "--games", "2", "--seed", "3",
                           "--policy", "greedy")
     assert code == 0 and out["errors"] == 0 and out["games"] == 2
+
+
+def test_replay_dir_writes_replays_that_verify_and_leaves_the_summary_alone(capsys, tmp_path):
+    from arena import replay as replays
+
+    args = ("thebes", "--players", "3", "--games", "4", "--seed", "5", "--policy", "greedy", "--policy", "random",
+            "--policy", "random")
+    _, plain = _selfplay(capsys, *args)
+    code, with_replays = _selfplay(capsys, *args, "--replay-dir", str(tmp_path / "replays"))
+    assert code == 0
+    timing = ("seconds", "games_per_second")
+    assert {k: v for k, v in with_replays.items() if k not in timing} == \
+        {k: v for k, v in plain.items() if k not in timing}
+    written = sorted(p.name for p in (tmp_path / "replays").iterdir())
+    assert written == [f"thebes-5-{i}.replay.json.gz" for i in range(4)]
+    total_decisions = 0
+    for name in written:
+        replay = replays.load(tmp_path / "replays" / name)
+        replays.verify(replay)
+        assert [s["name"] for s in replay["header"]["seats"]] == \
+            ["greedy (seat 0)", "random (seat 1)", "random (seat 2)"]
+        total_decisions += len(replay["decisions"])
+    assert total_decisions == plain["decisions"]
+    assert main(["replay", "verify", str(tmp_path / "replays" / written[0])]) == 0
+
+
+def test_replay_dir_text_summary_is_unchanged(capsys, tmp_path):
+    args = ["selfplay", "thebes", "--players", "2", "--games", "3", "--seed", "9"]
+    main(args)
+    plain = capsys.readouterr().out
+    main(args + ["--replay-dir", str(tmp_path)])
+    with_replays = capsys.readouterr().out
+    untimed = lambda text: re.sub(r" in [0-9.]+ s,", " in … s,", text)
+    assert untimed(with_replays) == untimed(plain) and "3 games of thebes" in plain
+    assert len(list(tmp_path.iterdir())) == 3

@@ -4,6 +4,8 @@ whose replays are real games played in-process by the built-in policies (so the 
 from __future__ import annotations
 
 import random
+import shutil
+from pathlib import Path
 from datetime import timedelta
 
 import pytest
@@ -106,3 +108,32 @@ def minos_match(world, settings):
         seat = replay["result"]["seats"][i]
         Participant.objects.create(match=match, seat=i, bot=bot, version=v, score=seat["score"], rank=seat["rank"])
     return {"match": match, "replay": replay}
+
+
+# Headless Chromium for the browser tests: Debian's chromium and chromedriver, through Selenium.
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        pytest.skip("needs chromium and chromium-driver (apt install chromium chromium-driver)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--window-size=1280,1000",
+                 "--disable-dev-shm-usage"):
+        opts.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    driver.implicitly_wait(0)
+    yield driver
+    driver.quit()
+
+
+def wait(driver, predicate, timeout=10.0):
+    from selenium.webdriver.support.ui import WebDriverWait
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: predicate(d))

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from tests.platform.conftest import bot_files, zip_bytes
-from tests.platform.web.test_viewer_browser import browser, wait  # noqa: F401  (the browser fixture)
+from tests.platform.web.conftest import wait
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_log_in_create_a_bot_and_upload_a_version(browser, live_server, tmp_path, settings):  # noqa: F811
+def test_log_in_create_a_bot_and_upload_a_version(browser, live_server, tmp_path, settings):
     from django.contrib.auth import get_user_model
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select

@@ -4,42 +4,16 @@ screenshots of the viewer under test-artifacts/."""
 
 from __future__ import annotations
 
-import shutil
+import time
 from pathlib import Path
 
 import pytest
 
+from tests.platform.web.conftest import wait
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.skip("needs chromium and chromium-driver (apt install chromium chromium-driver)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--window-size=1280,1000",
-                 "--disable-dev-shm-usage"):
-        opts.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
-    driver.implicitly_wait(0)
-    yield driver
-    driver.quit()
-
-
-def wait(driver, predicate, timeout=10.0):
-    from selenium.webdriver.support.ui import WebDriverWait
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: predicate(d))
-
-
 def viewer_state(driver) -> dict:
     return driver.execute_script("""
         const v = document.querySelector('[data-viewer]');
@@ -158,3 +132,45 @@ def test_minos_replay_hides_the_other_hand_in_a_seat_view(browser, live_server, 
     assert seat_hidden >= 1, "seat 0's view shows seat 1's unseen cards as hidden"
     ARTIFACTS.mkdir(exist_ok=True)
     viewer.screenshot(str(ARTIFACTS / "viewer-minos-2p-seat1.png"))
+
+
+def test_live_leaderboard_shows_a_new_result_without_reload_and_pauses(browser, live_server, world, settings):
+    from selenium.webdriver.common.by import By
+
+    from botregistry.models import Bot
+    from ladders.models import Rating
+
+    settings.ARENA_LIVE_SECONDS = 1
+
+    def state(d):
+        return d.execute_script("""
+            const bar = document.querySelector('[data-live-bar]');
+            return {rows: [...document.querySelectorAll('table.leaderboard tbody tr')].map(r => r.dataset.bot),
+                    mode: bar.dataset.liveMode, said: bar.querySelector('[data-live-status]').textContent,
+                    same_page: window.__notReloaded === true};""")
+
+    browser.get(f"{live_server.url}/ladders/thebes-4p/?sort=games")
+    browser.execute_script("window.__notReloaded = true;")
+    assert state(browser)["rows"] == ["digger0", "digger1", "digger2", "digger3"]
+    assert state(browser)["mode"] == "live"
+    time.sleep(1.3)  # a period with nothing new: no swap, nothing announced
+    assert browser.execute_script("return document.querySelector('[data-live-region]').dataset.liveUpdates") is None
+    assert state(browser)["said"] == ""
+    # a match finishes: digger3 plays its 31st game, and a newcomer gets its first rating
+    Rating.objects.filter(bot=world["bots"][3]).update(games=31, wins=1)
+    newcomer = Bot.objects.create(owner=world["owners"][0], name="newcomer", game="thebes")
+    Rating.objects.create(ladder=world["ladder"], bot=newcomer, elo=1400, games=1, wins=0, sigma=8.0)
+    wait(browser, lambda d: "newcomer" in state(d)["rows"], timeout=5)
+    st = state(browser)
+    assert st["same_page"] and st["rows"][0] == "digger3", "updated in place, still sorted by games"
+    assert st["said"].startswith("Updated") and "sort=games" in browser.current_url
+
+    toggle = browser.find_element(By.CSS_SELECTOR, "[data-live-toggle]")
+    toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "true" and state(browser)["mode"] == "paused"
+    Rating.objects.filter(bot=newcomer).update(games=40)
+    time.sleep(1.6)  # more than one period: a paused page must not change
+    assert state(browser)["rows"][0] == "digger3"
+    toggle.click()
+    wait(browser, lambda d: state(d)["rows"][0] == "newcomer", timeout=5)
+    assert state(browser)["same_page"]
