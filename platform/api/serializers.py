@@ -115,6 +115,15 @@ class BotUpdateSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError(f"version {version.number} is {version.status}, not ready")
         return version
 
+    def update(self, bot: Bot, validated: dict) -> Bot:
+        from botregistry.services import set_active_version
+
+        version = validated.pop("active_version", None)
+        bot = super().update(bot, validated)
+        if version is not None:
+            set_active_version(bot, version)  # a different version widens the bot's ratings
+        return bot
+
 
 class LadderSerializer(serializers.ModelSerializer):
     time_control = serializers.SerializerMethodField()

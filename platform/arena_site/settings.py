@@ -187,6 +187,11 @@ ARENA_RATING = {
     "initial_elo": 1500.0,
     "k": 32.0,                 # K per game; in an N-player game each of the N-1 pairings gets K/(N-1)
     "provisional_games": 20,   # ratings are shown as provisional below this many games
+    # A new active version keeps μ and Elo but is less certain: σ rises to at least this share of the initial σ
+    # (half: the new version moves fast without throwing its rating away), and the rating is provisional again
+    # for this many games.
+    "new_version_sigma": 0.5,
+    "new_version_provisional_games": 5,
 }
 ARENA_MATCHMAKING = {
     "max_pending_per_ladder": _env_int("ARENA_MAX_PENDING", 2),  # queued + running matches a ladder keeps

@@ -166,9 +166,32 @@ def mark_validated(version: BotVersion, ok: bool, reason: str, log_text: str) ->
 def activate_newest(bot: Bot) -> None:
     """Make the bot's newest ready version the one that plays (a suspended newer one stays suspended)."""
     newest = bot.versions.filter(status=BotVersion.Status.READY).order_by("-number").first()
-    if newest is not None and bot.active_version_id != newest.pk:
-        Bot.objects.filter(pk=bot.pk).update(active_version=newest)
-        bot.active_version = newest
+    if newest is not None:
+        set_active_version(bot, newest)
+
+
+def set_active_version(bot: Bot, version: BotVersion) -> bool:
+    """Make `version` (a ready version of this bot) the one that plays; every change of the active version goes
+    through here. A change from one version to another widens the bot's ratings
+    (`ladders.services.widen_for_new_version`: μ and Elo stay, σ grows, provisional again for a few games); a
+    bot's first version has nothing to widen. Returns whether the active version changed: setting the active
+    version again changes nothing."""
+    from ladders.services import widen_for_new_version
+
+    if version.bot_id != bot.pk:
+        raise ValueError(f"{version} is not a version of {bot}")
+    with transaction.atomic():
+        # the bot's row lock serialises two changes at once, so each is seen (and widens) once
+        previous = (Bot.objects.select_for_update().filter(pk=bot.pk)
+                    .values_list("active_version_id", flat=True).get())
+        changed = previous != version.pk
+        if changed:
+            Bot.objects.filter(pk=bot.pk).update(active_version=version)
+            if previous is not None:
+                widen_for_new_version(bot.pk)
+                log.info("%s now plays version %s: ratings widened", bot, version.number)
+    bot.active_version = version
+    return changed
 
 
 def house_user():
@@ -218,8 +241,8 @@ def register_builtin(folder: Path) -> list[BotVersion]:
                     bot=bot, number=number, sha256=sha, package_dir=str(folder), manifest=manifest_dict(manifest),
                     runtime=str(manifest.runtime), status=BotVersion.Status.READY, validated_at=timezone.now(),
                     validation_log="built-in bot: trusted code shipped with Arena")
-            if version.status == BotVersion.Status.READY and bot.active_version_id != version.pk:
-                Bot.objects.filter(pk=bot.pk).update(active_version=version)
+            if version.status == BotVersion.Status.READY:
+                set_active_version(bot, version)
             enroll(bot)
         versions.append(version)
     return versions

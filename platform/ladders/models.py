@@ -38,6 +38,8 @@ class Rating(models.Model):
     sigma = models.FloatField(default=25.0 / 3)
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
+    provisional_until = models.PositiveIntegerField(
+        default=0, help_text="Provisional until `games` reaches this too (set when the bot's version changes).")
     last_played_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -51,7 +53,9 @@ class Rating(models.Model):
 
     @property
     def provisional(self) -> bool:
-        return self.games < settings.ARENA_RATING["provisional_games"]
+        """Fewer than `provisional_games` games in all, or fewer than `new_version_provisional_games` since the
+        bot's active version last changed."""
+        return self.games < max(settings.ARENA_RATING["provisional_games"], self.provisional_until)
 
     @property
     def ordinal(self) -> float:

@@ -44,6 +44,23 @@ def enroll(bot: Bot) -> None:
         Rating.objects.get_or_create(ladder=ladder, bot=bot)
 
 
+def widen_for_new_version(bot_id: int) -> int:
+    """A bot's active version changed: on every ladder keep its μ and Elo (the new version starts from the old
+    one's standing), raise σ to at least `new_version_sigma` × the initial σ, and make the rating provisional
+    for `new_version_provisional_games` more games. Returns the number of ratings changed.
+
+    One UPDATE, so it is atomic per row against `apply_ratings` (which holds the same row locks)."""
+    from django.db.models import F
+    from django.db.models.functions import Greatest
+
+    from ladders.rating import initial_skill
+
+    rules = settings.ARENA_RATING
+    floor = rules["new_version_sigma"] * initial_skill().sigma
+    return Rating.objects.filter(bot_id=bot_id).update(
+        sigma=Greatest(F("sigma"), floor), provisional_until=F("games") + rules["new_version_provisional_games"])
+
+
 def busy_bot_ids(ladder: Ladder) -> set[int]:
     from matches.models import Match, Participant
     return set(Participant.objects.filter(match__ladder=ladder,

@@ -30,6 +30,9 @@ class VersionTestSerializer(serializers.ModelSerializer):
     elo0 = serializers.FloatField(default=stats.DEFAULT_ELO0, min_value=-1000, max_value=1000)
     elo1 = serializers.FloatField(default=stats.DEFAULT_ELO1, min_value=-1000, max_value=1000)
     max_pairs = serializers.IntegerField(default=400, min_value=1, max_value=MAX_PAIRS_LIMIT)
+    promote = serializers.BooleanField(default=False,
+                                       help_text="When the test ends accepted, make version B the bot's active "
+                                                 "version (its ratings widen as on any version change).")
     owner = serializers.CharField(source="owner.username", read_only=True)
     bot_name = serializers.CharField(source="bot.name", read_only=True)
     number_a = serializers.IntegerField(source="version_a.number", read_only=True)
@@ -40,8 +43,8 @@ class VersionTestSerializer(serializers.ModelSerializer):
     class Meta:
         model = VersionTest
         fields = ["id", "owner", "bot", "bot_name", "version_a", "number_a", "version_b", "number_b", "ladder",
-                  "elo0", "elo1", "max_pairs", "status", "status_reason", "pairs", "void_pairs", "counts", "llr",
-                  "lower", "upper", "result", "created_at", "finished_at"]
+                  "elo0", "elo1", "max_pairs", "promote", "status", "status_reason", "pairs", "void_pairs", "counts",
+                  "llr", "lower", "upper", "result", "created_at", "finished_at"]
         read_only_fields = ["bot", "status", "status_reason", "pairs", "void_pairs", "counts", "llr", "result",
                             "created_at", "finished_at"]
 
@@ -52,7 +55,8 @@ class VersionTestSerializer(serializers.ModelSerializer):
             raise PermissionDenied("only the bot's owner can test its versions")
         try:
             return services.create(owner=user, version_a=a, version_b=b, ladder=validated["ladder"],
-                                   elo0=validated["elo0"], elo1=validated["elo1"], max_pairs=validated["max_pairs"])
+                                   elo0=validated["elo0"], elo1=validated["elo1"], max_pairs=validated["max_pairs"],
+                                   promote=validated["promote"])
         except services.TestRefused as exc:
             raise serializers.ValidationError({"detail": str(exc)})
 

@@ -30,6 +30,8 @@ class VersionTest(models.Model):
     elo0 = models.FloatField(default=stats.DEFAULT_ELO0)
     elo1 = models.FloatField(default=stats.DEFAULT_ELO1)
     max_pairs = models.PositiveIntegerField(default=400)
+    promote = models.BooleanField(default=False,
+                                  help_text="When accepted, version B becomes the bot's active version.")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING, db_index=True)
     status_reason = models.TextField(blank=True, default="")
     pairs = models.PositiveIntegerField(default=0, help_text="Pairs with both games finished.")

@@ -33,7 +33,8 @@ def quota() -> int:
 
 
 def create(*, owner, version_a: BotVersion, version_b: BotVersion, ladder, elo0: float = stats.DEFAULT_ELO0,
-           elo1: float = stats.DEFAULT_ELO1, max_pairs: int = 400, rng: random.Random | None = None) -> VersionTest:
+           elo1: float = stats.DEFAULT_ELO1, max_pairs: int = 400, promote: bool = False,
+           rng: random.Random | None = None) -> VersionTest:
     """A running test with its first pairs queued. Raises `TestRefused` with a reason a human understands."""
     bot = version_a.bot
     if version_b.bot_id != bot.pk:
@@ -57,6 +58,7 @@ def create(*, owner, version_a: BotVersion, version_b: BotVersion, ladder, elo0:
             raise TestRefused(f"you have {running} running version tests; the limit is {quota()}")
         test = VersionTest.objects.create(owner=owner, bot=bot, version_a=version_a, version_b=version_b,
                                           ladder=ladder, elo0=elo0, elo1=elo1, max_pairs=max_pairs,
+                                          promote=promote,
                                           counts=[0] * stats.grid_size(ladder.players))
         if not _schedule(test, rng or random.Random()):
             raise TestRefused(f"no opponents: ladder {ladder.slug} has too few ready bots of other owners")
@@ -183,7 +185,20 @@ def _schedule(test: VersionTest, rng: random.Random) -> bool:
     return True
 
 
+def _promote(test: VersionTest) -> str:
+    """Make version B the bot's active version (as an owner's switch does: σ widens). The reason's suffix."""
+    from botregistry.services import set_active_version
+
+    b = BotVersion.objects.select_related("bot").get(pk=test.version_b_id)
+    if b.status != BotVersion.Status.READY:
+        return f"; version {b.number} not promoted: it is {b.status}"
+    changed = set_active_version(b.bot, b)
+    return f"; version {b.number} promoted to active" if changed else f"; version {b.number} was already active"
+
+
 def _stop(test: VersionTest, status: str, reason: str) -> None:
+    if status == VersionTest.Status.ACCEPTED and test.promote:
+        reason += _promote(test)
     test.status, test.status_reason, test.finished_at = status, reason, timezone.now()
     test.save(update_fields=["status", "status_reason", "finished_at"])
     # the pairs still queued can't change the verdict any more: don't spend workers on them

@@ -1,0 +1,117 @@
+"""A bot's new active version keeps its μ and Elo but widens its uncertainty: σ rises back towards the initial
+σ on every ladder and the rating is provisional again for a few games (a switch by the owner through the API,
+or a newer upload becoming active after validation). Setting the active version again changes nothing."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def seasoned(make_user):
+    """A bot with two ready versions (v1 active) and a settled rating on two ladders."""
+    from botregistry.models import Bot, BotVersion
+    from ladders.models import Ladder, Rating
+
+    owner = make_user("rt-owner")
+    bot = Bot.objects.create(owner=owner, name="settled", game="thebes")
+    v1, v2 = [BotVersion.objects.create(bot=bot, number=n, status=BotVersion.Status.READY, sha256=f"{n:064d}",
+                                        package_dir=f"bots/settled/{n}") for n in (1, 2)]
+    bot.active_version = v1
+    bot.save()
+    ladders = [Ladder.objects.create(slug=f"thebes-{p}p", name=f"Thebes {p}p", game="thebes", players=p)
+               for p in (2, 3)]
+    for ladder in ladders:
+        Rating.objects.create(ladder=ladder, bot=bot, elo=1620.0, mu=29.5, sigma=1.2, games=60, wins=40)
+    return owner, bot, v1, v2, ladders
+
+
+def _ratings(bot):
+    return {r.ladder.slug: (r.elo, r.mu, r.sigma, r.games, r.provisional) for r in bot.ratings.select_related("ladder")}
+
+
+def _floor(settings):
+    return settings.ARENA_RATING["new_version_sigma"] * 25.0 / 3
+
+
+def test_owner_switch_widens_sigma_keeps_mu_and_elo_and_is_provisional(seasoned, client_for, settings):
+    owner, bot, v1, v2, ladders = seasoned
+    response = client_for(owner).patch(f"/api/bots/{bot.pk}/", {"active_version": v2.pk}, format="json")
+    assert response.status_code == 200, response.content
+    assert response.json()["active_version"]["number"] == 2
+    for slug, (elo, mu, sigma, games, provisional) in _ratings(bot).items():
+        assert (elo, mu, games) == (1620.0, 29.5, 60), slug
+        assert sigma == pytest.approx(_floor(settings)) and sigma > 1.2
+        assert provisional, "a new version is provisional again"
+    # the leaderboard shows the wider uncertainty and the provisional mark
+    board = client_for().get(f"/api/ladders/{ladders[0].slug}/leaderboard/").json()["results"]
+    entry = next(e for e in board if e["bot"] == bot.pk)
+    assert entry["version"] == 2 and entry["provisional"] is True
+    assert entry["sigma"] == pytest.approx(_floor(settings))
+    assert entry["ordinal"] == pytest.approx(29.5 - 3 * _floor(settings))
+    # the web leaderboard's ± (1.96 σ in Elo) widened with it
+    from web.views import ELO_PER_MU
+
+    html = client_for().get(f"/ladders/{ladders[0].slug}/").content.decode()
+    assert re.search(rf"± {round(1.96 * _floor(settings) * ELO_PER_MU)}\b", html)
+
+
+def test_provisional_again_only_for_a_few_games(seasoned, client_for, settings):
+    from ladders.models import Rating
+
+    owner, bot, v1, v2, ladders = seasoned
+    client_for(owner).patch(f"/api/bots/{bot.pk}/", {"active_version": v2.pk}, format="json")
+    extra = settings.ARENA_RATING["new_version_provisional_games"]
+    Rating.objects.filter(bot=bot).update(games=60 + extra - 1)
+    assert all(r.provisional for r in Rating.objects.filter(bot=bot))
+    Rating.objects.filter(bot=bot).update(games=60 + extra)
+    assert not any(r.provisional for r in Rating.objects.filter(bot=bot))
+
+
+def test_reactivating_the_active_version_changes_nothing(seasoned, client_for):
+    owner, bot, v1, v2, ladders = seasoned
+    before = _ratings(bot)
+    response = client_for(owner).patch(f"/api/bots/{bot.pk}/", {"active_version": v1.pk}, format="json")
+    assert response.status_code == 200
+    assert _ratings(bot) == before
+    assert not any(provisional for *_, provisional in before.values())
+
+
+def test_sigma_wider_than_the_floor_is_kept(seasoned, client_for, settings):
+    from ladders.models import Rating
+
+    owner, bot, v1, v2, ladders = seasoned
+    Rating.objects.filter(bot=bot).update(sigma=7.9, games=3)
+    client_for(owner).patch(f"/api/bots/{bot.pk}/", {"active_version": v2.pk}, format="json")
+    assert all(r.sigma == 7.9 and r.mu == 29.5 for r in Rating.objects.filter(bot=bot))
+
+
+def test_a_validated_upload_becoming_active_widens(seasoned, settings):
+    from botregistry.models import BotVersion
+    from botregistry.services import mark_validated
+
+    owner, bot, v1, v2, ladders = seasoned
+    v3 = BotVersion.objects.create(bot=bot, number=3, sha256="3" * 64, package_dir="bots/settled/3")
+    mark_validated(v3, ok=True, reason="", log_text="ok")
+    bot.refresh_from_db()
+    assert bot.active_version_id == v3.pk
+    for elo, mu, sigma, games, provisional in _ratings(bot).values():
+        assert (elo, mu, games) == (1620.0, 29.5, 60) and provisional
+        assert sigma == pytest.approx(_floor(settings))
+
+
+def test_a_failed_upload_changes_nothing(seasoned):
+    from botregistry.models import BotVersion
+    from botregistry.services import mark_validated
+
+    owner, bot, v1, v2, ladders = seasoned
+    before = _ratings(bot)
+    v3 = BotVersion.objects.create(bot=bot, number=3, sha256="3" * 64, package_dir="bots/settled/3")
+    mark_validated(v3, ok=False, reason="crashed", log_text="")
+    bot.refresh_from_db()
+    assert bot.active_version_id == v1.pk
+    assert _ratings(bot) == before
