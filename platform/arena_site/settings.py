@@ -203,6 +203,8 @@ ARENA_MATCH_MAX_ATTEMPTS = 3
 ARENA_HEARTBEAT_SECONDS = _env_float("ARENA_HEARTBEAT_SECONDS", 5.0)
 # A running match whose worker has not written a heartbeat for this long is considered lost and re-queued.
 ARENA_STALE_AFTER_SECONDS = _env_float("ARENA_STALE_AFTER_SECONDS", 60.0)
+# How often the live pages (leaderboards, home, running tournaments) fetch their changing part again.
+ARENA_LIVE_SECONDS = _env_int("ARENA_LIVE_SECONDS", 15)
 
 LOGGING = {
     "version": 1,

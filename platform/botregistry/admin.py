@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from botregistry import services
 from botregistry.models import Bot, BotVersion
 
 
@@ -19,6 +20,16 @@ class BotAdmin(admin.ModelAdmin):
     search_fields = ("name", "owner__username")
     raw_id_fields = ("owner", "active_version")
     inlines = [BotVersionInline]
+
+    def save_model(self, request, obj, form, change):
+        # A change of the active version goes through the service, which widens the bot's ratings.
+        new_version = obj.active_version
+        if change and "active_version" in form.changed_data and new_version is not None:
+            obj.active_version_id = form.initial.get("active_version")
+            super().save_model(request, obj, form, change)
+            services.set_active_version(obj, new_version)
+        else:
+            super().save_model(request, obj, form, change)
 
 
 @admin.register(BotVersion)

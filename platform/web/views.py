@@ -49,7 +49,7 @@ def _live_page(request, template: str, fragment: str, context: dict, live: bool)
     """Render `template`, or with `?fragment=1` only its live region (`fragment`, see web/_live.html and
     web/live.js). `live` says whether the region still changes; the fragment's `X-Live: 0` tells the script to
     stop (a tournament that has just finished)."""
-    context.update(live=live, live_seconds=getattr(settings, "ARENA_LIVE_SECONDS", 15))
+    context.update(live=live, live_seconds=settings.ARENA_LIVE_SECONDS)
     if request.GET.get("fragment") != "1":
         return render(request, template, context)
     resp = render(request, fragment, context)

@@ -115,3 +115,31 @@ def test_a_failed_upload_changes_nothing(seasoned):
     bot.refresh_from_db()
     assert bot.active_version_id == v1.pk
     assert _ratings(bot) == before
+
+
+def test_staff_switch_in_the_admin_widens_too(seasoned, django_user_model, client, settings):
+    owner, bot, v1, v2, ladders = seasoned
+    client.force_login(django_user_model.objects.create_superuser("rt-boss", "", "pw-123456789"))
+    page = client.get(f"/admin/botregistry/bot/{bot.pk}/change/")
+    assert page.status_code == 200
+    form = _admin_form_data(page)
+    form["active_version"] = v2.pk
+    response = client.post(f"/admin/botregistry/bot/{bot.pk}/change/", form)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    bot.refresh_from_db()
+    assert bot.active_version_id == v2.pk
+    for slug, (elo, mu, sigma, games, provisional) in _ratings(bot).items():
+        assert (elo, mu) == (1620.0, 29.5) and sigma == pytest.approx(_floor(settings)) and provisional, slug
+
+
+def _admin_form_data(page) -> dict:
+    """What the browser would post back from an admin change page, unchanged."""
+    data = {}
+    forms = [page.context["adminform"].form]
+    for inline in page.context["inline_admin_formsets"]:
+        forms += [inline.formset.management_form, *inline.formset.forms]
+    for form in forms:
+        for field in form:
+            value = field.value()
+            data[field.html_name] = "" if value is None else value
+    return data
