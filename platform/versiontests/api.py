@@ -39,14 +39,25 @@ class VersionTestSerializer(serializers.ModelSerializer):
     number_b = serializers.IntegerField(source="version_b.number", read_only=True)
     lower = serializers.FloatField(read_only=True)
     upper = serializers.FloatField(read_only=True)
+    sprt_estimate = serializers.SerializerMethodField(
+        help_text="For a test the SPRT stopped (accepted/rejected): fishtest's median-unbiased Elo of B over A, "
+                  "its 95% interval and LOS ({elo, elo_low, elo_high, los}); null otherwise. `result` holds the "
+                  "plain estimates, which an early stop biases.")
 
     class Meta:
         model = VersionTest
         fields = ["id", "owner", "bot", "bot_name", "version_a", "number_a", "version_b", "number_b", "ladder",
                   "elo0", "elo1", "max_pairs", "promote", "status", "status_reason", "pairs", "void_pairs", "counts",
-                  "llr", "lower", "upper", "result", "created_at", "finished_at"]
+                  "llr", "lower", "upper", "result", "sprt_estimate", "created_at", "finished_at"]
         read_only_fields = ["bot", "status", "status_reason", "pairs", "void_pairs", "counts", "llr", "result",
                             "created_at", "finished_at"]
+
+    def get_sprt_estimate(self, test: VersionTest) -> dict | None:
+        # computed on read: cheap (a few hundred closed-form evaluations), and only the counts are needed
+        if test.status not in (VersionTest.Status.ACCEPTED, VersionTest.Status.REJECTED):
+            return None
+        estimate = stats.sprt_estimate(test.counts, test.elo0, test.elo1)
+        return estimate.to_dict() if estimate else None
 
     def create(self, validated):
         user = self.context["request"].user

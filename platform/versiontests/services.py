@@ -76,12 +76,14 @@ def advance(test_id: int, rng: random.Random | None = None) -> None:
         scored = list(test.pair_set.filter(score__isnull=False).values_list("score", flat=True))
         test.void_pairs = test.pair_set.filter(void=True).count()
         test.counts = stats.counts_of(scored, test.ladder.players)
-        summary = stats.summarize(test.counts, test.elo0, test.elo1)
+        summary = stats.summarize(test.counts, test.elo0, test.elo1, history=scored)  # scored: by pair number
         test.pairs, test.llr, test.result = summary.pairs, summary.llr, summary.to_dict()
         test.save(update_fields=["pairs", "void_pairs", "counts", "llr", "result"])
         if summary.decision:
-            _stop(test, summary.decision, f"LLR {summary.llr:.2f} reached the "
-                  f"{'upper' if summary.decision == 'accepted' else 'lower'} bound after {summary.pairs} pairs")
+            accepted = summary.decision == "accepted"
+            _stop(test, summary.decision, f"LLR {summary.llr:.2f} reached the {'upper' if accepted else 'lower'} "
+                  f"bound ({summary.stop_upper if accepted else summary.stop_lower:.2f} after the overshoot "
+                  f"correction) after {summary.pairs} pairs")
         elif test.pairs >= test.max_pairs:
             _stop(test, VersionTest.Status.STOPPED, f"no decision after the maximum of {test.max_pairs} pairs")
         elif test.void_pairs > max(3, test.max_pairs // 4):

@@ -14,8 +14,17 @@ Plain Python, no Django, no SciPy. It follows `official-stockfish/fishtest` `ser
   ``L(x) = 1/(1+10^(−x/400))``), zero counts regularised to 1e-3 as fishtest does. Elo here means "B over A as
   if head to head", read from their scores against the same opponents.
 - The test stops when the LLR leaves ``[ln(β/(1−α)), ln((1−β)/α)]`` (≈ ±2.94 for α = β = 0.05): above it B is
-  better by elo1 (accepted), below it B is not better than elo0 (rejected). fishtest's overshoot correction is
-  not applied (it matters only for its huge batch sizes; we update after every pair).
+  better by elo1 (accepted), below it B is not better than elo0 (rejected). As in fishtest's
+  `stat_util.update_SPRT`, each bound is pulled in by the expected overshoot (Siegmund, *Sequential Analysis*,
+  Corollary 8.33: E[H²]/(2·E[H]) over the ladder heights H, the jumps by which the LLR path set a new maximum,
+  resp. minimum). fishtest updates once per batch of pairs; we update after every pair, so the batch is one pair
+  and the LLR path is replayed over the pairs in their order (`sequential`). With elo1 − elo0 = 30 one pair
+  moves the LLR by up to ~0.4, so the correction is not negligible here.
+- The Elo estimate of a test the SPRT stopped is biased (a lucky run stops early). For such a test fishtest shows
+  `stat_util.SPRT_elo` (`sprt.sprt.analytics`): the median-unbiased Elo, the Elo at which the observed outcome is
+  the median outcome of the sequential test, modelled as a Brownian motion between the bounds
+  (`brownian.Brownian.outcome_cdf`), with the 2.5% / 97.5% quantiles as interval and P(outcome no better | Elo 0)
+  as LOS. `sprt_estimate` ports it, with a bisection for SciPy's brentq and `math.erf` for the normal CDF.
 """
 
 from __future__ import annotations
@@ -144,6 +153,187 @@ def llr_logistic(elo0: float, elo1: float, counts: Sequence[float]) -> float:
     return n * llr_per_sample(pdf, logistic(elo0), logistic(elo1))
 
 
+# ------------------------------------------------------------------- fishtest's overshoot (update_SPRT)
+
+@dataclass
+class Overshoot:
+    """fishtest's dynamic overshoot estimate (`update_SPRT`'s ``sprt["overshoot"]``, batch size one pair).
+
+    ``ref0``/``ref1`` are the lowest/highest LLR seen so far (starting at 0, the LLR before any pair); each new
+    record adds its jump to ``m`` and its square to ``sq``. The expected overshoot over the lower/upper bound is
+    then ``sq/(2m)`` (Siegmund's ladder-height formula), with the sign fishtest gives it."""
+    ref0: float = 0.0
+    m0: float = 0.0
+    sq0: float = 0.0
+    ref1: float = 0.0
+    m1: float = 0.0
+    sq1: float = 0.0
+
+    def update(self, llr: float) -> None:
+        """Record the LLR after one more pair."""
+        if llr < self.ref0:
+            delta = llr - self.ref0
+            self.m0 += delta
+            self.sq0 += delta ** 2
+            self.ref0 = llr
+        if llr > self.ref1:
+            delta = llr - self.ref1
+            self.m1 += delta
+            self.sq1 += delta ** 2
+            self.ref1 = llr
+
+    @property
+    def lower(self) -> float:
+        """o0 ≥ 0: how far the lower stopping bound is raised."""
+        return -self.sq0 / self.m0 / 2.0 if self.m0 != 0 else 0.0
+
+    @property
+    def upper(self) -> float:
+        """o1 ≥ 0: how far the upper stopping bound is lowered."""
+        return self.sq1 / self.m1 / 2.0 if self.m1 != 0 else 0.0
+
+
+def overshoot_of(pair_scores: Sequence[float], players: int, elo0: float, elo1: float) -> Overshoot:
+    """Replay the LLR after each pair, in the order the pairs were played, through `Overshoot`."""
+    o = Overshoot()
+    counts = [0] * grid_size(players)
+    size = len(counts)
+    for s in pair_scores:
+        counts[round(s * (size - 1))] += 1
+        o.update(llr_logistic(elo0, elo1, counts))
+    return o
+
+
+# ------------------------------------------------------ fishtest's SPRT Elo estimate (sprt.py, brownian.py)
+
+def phi(x: float) -> float:
+    """Standard normal CDF."""
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def llr_drift_variance(pdf: Pdf, s0: float, s1: float, s: float | None = None) -> tuple[float, float]:
+    """fishtest's `LLR_drift_variance_alt2`: drift and variance per pair of the LLR, approximated as a Brownian
+    motion, if the true mean score is `s` (default: the observed one; the variance then becomes its MLE)."""
+    s_, v_ = _stats(pdf)
+    s, v = (s_, v_) if s is None else (s, v_ + (s - s_) ** 2)
+    return (s - (s0 + s1) / 2.0) * (s1 - s0) / v, (s1 - s0) ** 2 / v
+
+
+def _ladder_u(n: int, gamma: float, width: float, y: float) -> float:
+    """fishtest's `brownian.U`."""
+    return (2 * width * gamma * math.sin(math.pi * n * y / width)
+            - 2 * math.pi * n * math.cos(math.pi * n * y / width)) / (width ** 2 * gamma ** 2 + math.pi ** 2 * n ** 2)
+
+
+def outcome_cdf(a: float, b: float, mu: float, sigma2: float, t: float, y: float) -> float:
+    """fishtest's `Brownian(a, b, mu, sigma).outcome_cdf(T, y)`: the probability that a Brownian motion with
+    drift `mu` and variance `sigma2` per unit time, started at 0 and stopped at `a` or `b`, passes to the right of
+    (t, y), i.e. has a worse outcome than stopping at time t at level y."""
+    gamma = mu / sigma2
+    width = b - a
+    if sigma2 * t / width ** 2 < 1e-2 or abs(gamma * width) > 15:
+        # Siegmund's approximation, fishtest's fallback where the series converges slowly
+        denom = math.sqrt(t * sigma2)
+        offset = mu * t
+        z = (y - offset) / denom
+        za = (-y + offset + 2 * a) / denom
+        zb = (y - offset - 2 * b) / denom
+        if gamma * a >= 5:
+            t2 = -math.exp(-(za ** 2) / 2 + 2 * gamma * a) / math.sqrt(2 * math.pi) * (1 / za - 1 / za ** 3)
+        else:
+            t2 = math.exp(2 * gamma * a) * phi(za)
+        if gamma * b >= 5:
+            t3 = -math.exp(-(zb ** 2) / 2 + 2 * gamma * b) / math.sqrt(2 * math.pi) * (1 / zb - 1 / zb ** 3)
+        else:
+            t3 = math.exp(2 * gamma * b) * phi(zb)
+        return phi(z) + t2 - t3
+    x = -a
+    y = y - a
+    lambda_1 = (math.pi / width) ** 2 * sigma2 / 2 + (mu ** 2 / sigma2) / 2
+    t0 = math.exp(-lambda_1 * t - x * gamma + y * gamma)
+    total, n = 0.0, 1
+    while True:
+        lambda_n = (n * math.pi / width) ** 2 * sigma2 / 2 + (mu ** 2 / sigma2) / 2
+        t1 = math.exp(-(lambda_n - lambda_1) * t)
+        t3 = _ladder_u(n, gamma, width, y)
+        total += t1 * t3 * math.sin(n * math.pi * x / width)
+        if abs(t0 * t1 * t3) <= 1e-9:
+            break
+        n += 1
+    if gamma * width > 30:
+        pre = math.exp(-2 * gamma * x)
+    elif abs(gamma * width) < 1e-8:
+        pre = (width - x) / width
+    else:
+        pre = (1 - math.exp(2 * gamma * (width - x))) / (1 - math.exp(2 * gamma * width))
+    return pre + t0 * total
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """fishtest's `SPRT_elo` for a test the SPRT stopped: median-unbiased Elo, its interval, LOS."""
+    elo: float
+    elo_low: float
+    elo_high: float
+    los: float
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def sprt_estimate(counts: Sequence[int], elo0: float = DEFAULT_ELO0, elo1: float = DEFAULT_ELO1,
+                  alpha: float = ALPHA, beta: float = BETA, p: float = 0.05) -> Estimate | None:
+    """fishtest's `sprt.sprt(alpha, beta, elo0, elo1)` → `set_state(counts)` → `analytics(p)`.
+
+    The test is taken to have stopped at a bound: the (approximate, drift × pairs) LLR is clamped to the bound it
+    passed and the stopping time scaled to match, as fishtest does. None without pairs or with elo0 = elo1."""
+    if sum(counts) == 0 or elo0 == elo1:
+        return None
+    a, b = bounds(alpha, beta)
+    s0, s1 = logistic(elo0), logistic(elo1)
+    n, pdf = results_to_pdf(counts)
+    mu_llr, _ = llr_drift_variance(pdf, s0, s1)
+    llr, t = n * mu_llr, n
+    if llr < a:
+        t, llr = a / mu_llr, a
+    elif llr > b:
+        t, llr = b / mu_llr, b
+
+    def outcome_prob(elo: float) -> float:
+        mu, var = llr_drift_variance(pdf, s0, s1, logistic(elo))
+        return outcome_cdf(a, b, mu, var, t, llr)
+
+    def lower_cb(q: float) -> float:
+        """The Elo at which the observed outcome has probability 1 − q of being beaten (fishtest's brentq from
+        ±30 widths around the middle of [elo0, elo1], doubling up to ±1000; bisection here)."""
+        avg, delta, k = (elo0 + elo1) / 2.0, abs(elo1 - elo0), 30
+
+        def f(elo: float) -> float:
+            return outcome_prob(elo) - (1.0 - q)
+
+        while True:
+            lo, hi = max(avg - k * delta, -1000.0), min(avg + k * delta, 1000.0)
+            f_lo, f_hi = f(lo), f(hi)
+            if (f_lo > 0) != (f_hi > 0):
+                break
+            if lo > -1000 or hi < 1000:
+                k *= 2
+                continue
+            return hi if f_lo > 0 else lo
+        for _ in range(200):
+            mid = (lo + hi) / 2.0
+            f_mid = f(mid)
+            if (f_mid > 0) == (f_lo > 0):
+                lo, f_lo = mid, f_mid
+            else:
+                hi = mid
+            if hi - lo < 1e-10:
+                break
+        return (lo + hi) / 2.0
+
+    return Estimate(lower_cb(0.5), lower_cb(p / 2), lower_cb(1 - p / 2), outcome_prob(0.0))
+
+
 # --------------------------------------------------------------------------------------------- the summary
 
 @dataclass(frozen=True)
@@ -158,20 +348,31 @@ class Summary:
     elo_low: float         # 95% interval
     elo_high: float
     los: float             # likelihood of superiority, P(B better than A)
+    stop_lower: float = -math.inf  # the bounds the decision used: lower + o0, upper − o1 (overshoot-corrected)
+    stop_upper: float = math.inf
 
     def to_dict(self) -> dict:
         return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in asdict(self).items()}
 
 
 def summarize(counts: Sequence[int], elo0: float = DEFAULT_ELO0, elo1: float = DEFAULT_ELO1,
-              alpha: float = ALPHA, beta: float = BETA) -> Summary:
-    """Everything a test page shows, from the pair-score counts (grid as in `counts_of`)."""
+              alpha: float = ALPHA, beta: float = BETA, history: Sequence[float] | None = None) -> Summary:
+    """Everything a test page shows, from the pair-score counts (grid as in `counts_of`).
+
+    `history`, the same pairs' scores in the order they were played, turns on fishtest's overshoot correction
+    of the stopping bounds (`overshoot_of`); without it the bounds are the plain ones."""
     lower, upper = bounds(alpha, beta)
+    o0 = o1 = 0.0
+    if history is not None:
+        o = overshoot_of(history, (len(counts) - 1) // 4 + 1, elo0, elo1)
+        o0, o1 = o.lower, o.upper
+    stop_lower, stop_upper = lower + o0, upper - o1
     pairs = int(sum(counts))
     llr = llr_logistic(elo0, elo1, counts)
-    decision = "accepted" if llr >= upper else "rejected" if llr <= lower else ""
+    # strict, as update_SPRT: with the correction the LLR may stop inside the plain bounds
+    decision = "accepted" if llr > stop_upper else "rejected" if llr < stop_lower else ""
     if pairs == 0:
-        return Summary(0, 0.0, lower, upper, "", 0.5, 0.0, -math.inf, math.inf, 0.5)
+        return Summary(0, 0.0, lower, upper, "", 0.5, 0.0, -math.inf, math.inf, 0.5, stop_lower, stop_upper)
     size = len(counts)
     values = [i / (size - 1) for i in range(size)]
     mean = sum(c * v for c, v in zip(counts, values)) / pairs
@@ -182,4 +383,4 @@ def summarize(counts: Sequence[int], elo0: float = DEFAULT_ELO0, elo1: float = D
     else:
         los = 1.0 if mean > 0.5 else 0.0 if mean < 0.5 else 0.5
     return Summary(pairs, llr, lower, upper, decision, mean, elo_of(mean), elo_of(mean - 1.96 * se),
-                   elo_of(mean + 1.96 * se), los)
+                   elo_of(mean + 1.96 * se), los, stop_lower, stop_upper)

@@ -133,3 +133,85 @@ def test_equal_versions_are_rarely_accepted():
     outcomes = [_run(0.5, 0.5, rng, 0, 60, 600)[0] for _ in range(40)]
     assert outcomes.count("accepted") <= 5, outcomes
     assert outcomes.count("rejected") >= 30, outcomes
+
+
+# ------------------------------------------------------------------------ fishtest's overshoot correction
+
+# A path of 66 pairs (pair score ×4 per character, in play order) found by a throwaway run of fishtest's own
+# code path: `stat_util.update_SPRT` called once per pair (batch_size 1, pentanomial, logistic, elo0 0, elo1 30)
+# with LLRcalc.LLR_logistic on SciPy's brentq. It first leaves [lower + o0, upper − o1] at pair 66, upwards,
+# with the LLR still inside the plain bounds; fishtest gave llr 2.9433159882122, o0 0.0426440964343638,
+# o1 0.0544023600042227, state "accepted".
+_PATH = "243124344140323223333341241330411402023433343121013224342333423434"
+_SCORES = [int(c) / 4 for c in _PATH]
+
+
+def test_overshoot_matches_fishtest_update_sprt_per_pair():
+    o = stats.overshoot_of(_SCORES, 2, 0, 30)
+    assert o.lower == pytest.approx(0.0426440964343638, rel=1e-7)
+    assert o.upper == pytest.approx(0.0544023600042227, rel=1e-7)
+    s = stats.summarize(stats.counts_of(_SCORES, 2), 0, 30, history=_SCORES)
+    assert s.llr == pytest.approx(2.9433159882122, rel=1e-9)
+    assert s.stop_upper == pytest.approx(s.upper - o.upper) and s.stop_lower == pytest.approx(s.lower + o.lower)
+    assert s.llr < s.upper and s.decision == "accepted"
+
+
+def test_the_correction_stops_a_test_the_plain_bounds_would_let_run():
+    counts = stats.counts_of(_SCORES, 2)
+    assert stats.summarize(counts, 0, 30).decision == ""
+    # and it does not stop earlier than fishtest did
+    for k in range(1, len(_SCORES)):
+        assert stats.summarize(stats.counts_of(_SCORES[:k], 2), 0, 30, history=_SCORES[:k]).decision == "", k
+
+
+def test_overshoot_is_the_ladder_height_formula():
+    """Records of the LLR path: new maxima 0→1→1.5 give jumps 1 and 0.5, o1 = (1² + 0.5²)/(2·1.5); one new
+    minimum, −0.2, gives o0 = 0.2²/(2·0.2) = 0.1; values between the records change nothing."""
+    o = stats.Overshoot()
+    for llr in (1.0, 0.5, 1.5, 1.2, -0.2, 0.0):
+        o.update(llr)
+    assert o.upper == pytest.approx(1.25 / 3)
+    assert o.lower == pytest.approx(0.1)
+    assert stats.Overshoot().lower == stats.Overshoot().upper == 0.0
+
+
+# ----------------------------------------------------------------- fishtest's estimate for a stopped SPRT
+
+# Expected values: fishtest's `sprt.sprt(alpha=.05, beta=.05, elo0, elo1)`, `set_state(counts)`,
+# `analytics(0.05)` (brownian.Brownian, LLR_drift_variance_alt2, SciPy's brentq and norm.cdf), run by a throwaway
+# script on the same counts: (elo, ci low, ci high, LOS). The first is the pentanomial of fishtest's own
+# `stat_util.py` self-test.
+@pytest.mark.parametrize("counts, elo0, elo1, expected", [
+    ([10789, 19328, 33806, 19402, 10543], -3, 1,
+     (-0.9925365113328344, -3.4884921250151595, 1.4885861022252398, 0.18803493290026232)),
+    ([3, 10, 25, 30, 12], 0, 30, (78.87377009108437, 29.006295282136467, 147.43816210034552, 0.999097231254333)),
+    ([12, 30, 25, 10, 3], 0, 30, (-78.89174402807896, -1000.0, -22.718806498741873, 0.002507378319532183)),
+    ([0, 1, 3, 6, 12, 9, 6, 3, 1], 0, 30,  # a 3-player grid: fishtest's code is length-agnostic
+     (40.22674313126759, 0.21101553352778582, 87.64073609848126, 0.9755836636510165)),
+])
+def test_sprt_estimate_matches_fishtest_analytics(counts, elo0, elo1, expected):
+    e = stats.sprt_estimate(counts, elo0, elo1)
+    assert (e.elo, e.elo_low, e.elo_high, e.los) == pytest.approx(expected, abs=1e-6)
+
+
+def test_the_stopped_test_estimate_shrinks_a_lucky_early_stop():
+    """Accepted after few pairs at a high observed Elo: the median-unbiased Elo is below the plain one and the
+    interval still excludes elo0 = 0."""
+    counts = [3, 10, 25, 30, 12]
+    plain, corrected = stats.summarize(counts, 0, 30), stats.sprt_estimate(counts, 0, 30)
+    assert plain.decision == "accepted"
+    assert corrected.elo < plain.elo
+    assert 0 < corrected.elo_low < corrected.elo < corrected.elo_high
+
+
+def test_normal_cdf_and_the_brownian_outcome():
+    assert stats.phi(0) == 0.5 and stats.phi(1.959963984540054) == pytest.approx(0.975, abs=1e-12)
+    # no drift, symmetric bounds, passed at the upper bound after (practically) forever: the only worse outcome
+    # is failing, which is as likely as passing
+    assert stats.outcome_cdf(-2.0, 2.0, 0.0, 0.01, 1e5, 2.0) == pytest.approx(0.5, abs=1e-9)
+    # fishtest's Brownian(a, b, mu, sigma).outcome_cdf(T, y), by the throwaway script: the series (alt1) and
+    # Siegmund's approximation (alt2, T·σ²/(b−a)² < 1e-2)
+    assert stats.outcome_cdf(-2.0, 2.0, 0.0, 0.01, 50.0, 2.0) == pytest.approx(0.9953222650187177, abs=1e-9)
+    assert stats.outcome_cdf(-2.0, 2.0, 0.01, 0.01, 30.0, -2.0) == pytest.approx(3.0891140968405256e-05, rel=1e-6)
+    assert stats.outcome_cdf(-2.9, 2.9, 0.2, 0.09, 2.0, 2.9) == pytest.approx(0.9999999966433476, abs=1e-12)
+    assert stats.sprt_estimate([0] * 5) is None and stats.sprt_estimate([1, 2, 3, 2, 1], 10, 10) is None

@@ -136,3 +136,20 @@ def test_running_tests_per_owner_are_limited(setup, client_for, settings):
     first = owner.get("/api/version-tests/").json()["results"][-1]["id"]
     owner.post(f"/api/version-tests/{first}/stop/")
     assert _post(owner, s).status_code == 201
+
+
+def test_a_finished_sprt_shows_fishtests_unbiased_estimate(setup, client_for, anon):
+    """Computed on read from the counts; null while running or when stopped without a verdict. Expected values:
+    fishtest's sprt.analytics on these counts (see test_sprt_stats)."""
+    from versiontests.models import VersionTest
+
+    s = setup
+    tid = _post(client_for(s.owner), s, elo0=0, elo1=30).json()["id"]
+    assert anon.get(f"/api/version-tests/{tid}/").json()["sprt_estimate"] is None
+    VersionTest.objects.filter(pk=tid).update(status=VersionTest.Status.ACCEPTED, counts=[3, 10, 25, 30, 12])
+    est = anon.get(f"/api/version-tests/{tid}/").json()["sprt_estimate"]
+    assert est["elo"] == pytest.approx(78.87377, abs=1e-4) and est["los"] == pytest.approx(0.999097, abs=1e-6)
+    assert est["elo_low"] == pytest.approx(29.00630, abs=1e-4) and est["elo_high"] == pytest.approx(147.43816, abs=1e-4)
+    assert anon.get("/api/version-tests/").json()["results"][0]["sprt_estimate"] == est
+    VersionTest.objects.filter(pk=tid).update(status=VersionTest.Status.STOPPED)
+    assert anon.get(f"/api/version-tests/{tid}/").json()["sprt_estimate"] is None
