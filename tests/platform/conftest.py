@@ -17,9 +17,7 @@ from pathlib import Path
 
 import pytest
 
-# Re-exported: tests in other folders import these as `tests.platform.conftest.<name>`.
-from platform_helpers import (PLATFORM, PYTHON_RANDOM_BOT, ROOT, bot_files, make_bot,  # noqa: F401
-                              tar_gz_bytes, upload, wait_for, zip_bytes)
+from platform_helpers import PLATFORM, ROOT
 
 
 # --- accounts and API clients ---------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from google.protobuf import json_format
 
 from minos_helpers import new
 
-minos_pb2 = pytest.importorskip("arena.v1.minos_pb2")
+from arena.v1 import minos_pb2
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])

@@ -54,8 +54,9 @@ def test_bag_contents_are_public():
 
 
 def test_observations_and_actions_parse_as_protocol_messages():
-    thebes_pb2 = pytest.importorskip("arena.v1.thebes_pb2")
     from google.protobuf import json_format
+
+    from arena.v1 import thebes_pb2
     for players, seed in ((2, 1), (3, 2), (4, 3)):
         game_state = random_game(players, seed, 0)
         rng = random.Random(seed)

@@ -71,6 +71,7 @@ def test_the_seed_decides_the_shuffle():
     assert a["draw_pile"] != c["draw_pile"]
 
 
+@pytest.mark.outside_checkout
 def test_the_package_data_is_the_shared_component_data():
     import json
     from pathlib import Path

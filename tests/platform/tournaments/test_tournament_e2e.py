@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.platform.conftest import PLATFORM, ROOT, wait_for
+from platform_helpers import PLATFORM, ROOT, wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

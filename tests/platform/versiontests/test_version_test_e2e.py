@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.platform.conftest import ROOT, wait_for
+from platform_helpers import ROOT, wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.platform.conftest import bot_files, zip_bytes
+from platform_helpers import bot_files, zip_bytes
 from tests.platform.web.conftest import wait
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
