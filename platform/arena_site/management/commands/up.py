@@ -173,7 +173,10 @@ class Command(BaseCommand):
 
     def stop_children(self) -> None:
         """Stop web, beat and worker (a worker hands its unfinished matches back to the broker), then the
-        broker."""
+        broker. A second Ctrl-C or SIGTERM (make and supervisors send one of their own) must not cut this short
+        and orphan the worker, so both are ignored from here on."""
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         services = [(n, p) for n, p in self.children if n != "redis"]
         brokers = [(n, p) for n, p in self.children if n == "redis"]
         for group in (services, brokers):
