@@ -1,6 +1,6 @@
 # Arena's image for docker-compose.yml: the web server, the Celery worker and the Celery beat scheduler.
 # The packages are those of scripts/system-packages that a server needs (the sandbox, the bots' runtimes,
-# building C++ bots), without the browser the tests use.
+# building C++, Go and Java bots), without the browser the tests use.
 # Debian's python3 lives under /usr, which the bot sandbox binds read-only: the bots' runtimes are built from it.
 FROM debian:bookworm-slim
 
@@ -9,6 +9,9 @@ RUN apt-get update -qq \
  && apt-get install -y -qq --no-install-recommends python3 python3-venv python3-pip nodejs npm \
       bubblewrap tini libseccomp2 util-linux ca-certificates \
       g++ make libgrpc++-dev protobuf-compiler-grpc \
+      golang-go golang-google-grpc-dev golang-github-golang-protobuf-1-5-dev protoc-gen-go protoc-gen-go-grpc \
+      default-jdk-headless libgrpc-java protobuf-compiler-grpc-java-plugin libprotobuf-java libnetty-java \
+      libguava-java libperfmark-java libgoogle-gson-java libgeronimo-annotation-1.3-spec-java \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
@@ -17,9 +20,20 @@ COPY arena ./arena
 COPY proto ./proto
 COPY platform ./platform
 COPY bots ./bots
+# The built-in C++, Go and Java bots are built here (trusted code; no sandbox during `docker build`), so that the
+# unprivileged web service finds them built when it registers the built-in bots and never writes under /app.
 RUN python3 -m venv $VIRTUAL_ENV && pip install -q --upgrade pip && pip install -q -e '.[deploy]' \
- && arena runtimes install
+ && arena runtimes install && arena bot build --no-sandbox bots/cpp/random \
+ && arena bot build --no-sandbox bots/go/random && arena bot build --no-sandbox bots/java/random
 
+# The web server and beat run as the unprivileged `arena` (the image's default user); only the worker runs as root
+# (docker-compose.yml: the sandbox needs it). /data is shared: its group is arena and setgid, and every service
+# writes with umask 0002 (the entrypoint), so what one service makes there the others can use; tini reaps the
+# bots' orphaned processes.
+RUN useradd --system --uid 10001 --user-group --home-dir /app --no-create-home --shell /usr/sbin/nologin arena \
+ && mkdir -p /data/storage && chown -R arena:arena /data && chmod 2770 /data /data/storage
 ENV ARENA_STORAGE_DIR=/data/storage ARENA_VAR_DIR=/data
+USER arena
+ENTRYPOINT ["/usr/bin/tini", "--", "sh", "-c", "umask 0002 && exec \"$@\"", "arena"]
 EXPOSE 8000
 CMD ["gunicorn", "--chdir", "platform", "--bind", "0.0.0.0:8000", "--workers", "3", "arena_site.wsgi"]

@@ -16,9 +16,24 @@ runtime's host path in a build without one, so the same Makefile serves both.
 A sandboxed build never writes to the bot's folder itself. The folder is copied (timestamps kept, so `make`
 rebuilds only what changed) into a scratch tmpfs of `SCRATCH_MB`, handed to the build's unprivileged uid and
 bound read-write at /bot; the build runs there with no network, only /usr and the kit visible, the limits of
-`BUILD_LIMITS` and a wall-clock limit. Only when it succeeds are the regular files it created or changed copied back (never
-symlinks, devices or set-id bits), so a failed or hostile build leaves the folder as it was, and can write
-nowhere else: the rest of the sandbox is read-only or private (/tmp).
+`BUILD_LIMITS` and a wall-clock limit. Only when it succeeds, made the declared program and passes every check of
+its output is anything copied back: at most `OUTPUT_MAX_BYTES` and `OUTPUT_MAX_FILES` of regular files created or
+changed (never set-id bits); a hard-linked file, a fifo, socket or device, a symbolic link pointing out of the
+folder, or a changed `bot.toml` (what validation read) refuses the whole build. Symbolic links inside the folder
+are not copied. So a failed or hostile build leaves the folder as it was, and can write nowhere else: the rest of
+the sandbox is read-only or private (/tmp).
+
+The build cache. A compiler's cache (Go's GOCACHE; a Makefile's own objects need none: they come back with the
+output) is kept for each bot between its builds and versions, in a folder of the host only root can read
+(`cache_dir`: the platform keeps one per bot, a local build one per bot folder under `default_cache_root()`). It is
+copied into the scratch tmpfs (so its growth counts against the scratch's size), handed to the build's uid with
+the rest, named by `ARENA_BUILD_CACHE` (/bot/.arena-cache; never part of the output), and copied back after the
+build, even one that failed or timed out, so that trying again goes further: regular files and folders only, and
+dropped whole when it exceeds `CACHE_MAX_MB` or `CACHE_MAX_FILES` (the kit's seed starts it again).
+
+The time limit is `ARENA_BUILD_TIMEOUT` (seconds, default 120) of the machine that builds, or the `timeout`
+argument (`arena bot build --timeout`); a time-out raises BuildError with `timed_out` set, a transient failure the
+platform lets an owner validate again without a new upload.
 """
 
 from __future__ import annotations
@@ -37,24 +52,53 @@ from pathlib import Path
 from arena.botpkg import Manifest, load_manifest, package_files
 from arena.sandbox import SandboxLimits, check_available, launch, runtimes
 
-BUILD_TIMEOUT_S = 120.0
+DEFAULT_BUILD_TIMEOUT_S = 120.0
+TIMEOUT_ENV = "ARENA_BUILD_TIMEOUT"
+
+
+def build_timeout() -> float:
+    """The build time limit of this machine: ARENA_BUILD_TIMEOUT seconds, else DEFAULT_BUILD_TIMEOUT_S."""
+    raw = os.environ.get(TIMEOUT_ENV, "").strip()
+    if not raw:
+        return DEFAULT_BUILD_TIMEOUT_S
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{TIMEOUT_ENV}={raw!r} is not a number of seconds") from None
+    if not 0 < value <= 24 * 3600:
+        raise ValueError(f"{TIMEOUT_ENV}={raw!r}: the build time limit must be between 0 and 86400 seconds")
+    return value
+
+
+BUILD_TIMEOUT_S = build_timeout()  # at import: the CLI's default for --timeout
 # A C++ compiler on generated protobuf code wants several hundred MB and many temporary files; one core only.
 BUILD_LIMITS = SandboxLimits(memory_mb=2048, address_space_mb=8192, pids=128, cpu_rate=1.0, cpu_seconds=300,
                              tmp_mb=512, file_mb=512, open_files=1024)
 SCRATCH_MB = 1024
 SCRATCH_INODES = 50_000
+# What a build may add to the bot's folder (copied into storage): a C++ bot's objects and program are a few MB.
+OUTPUT_MAX_BYTES = 200 * 1024 * 1024
+OUTPUT_MAX_FILES = 2_000  # files and folders created or changed
+OUTPUT_MAX_DEPTH = 64     # folders below the bot's folder
+OUTPUT_MAX_PATH = 1024    # characters of a path relative to the bot's folder (the host's limit is 4096 in all)
 LOG_BYTES = 16_000
 LAST_LINES = 25
-KIT = "cpp"  # the runtime bound at /runtime while building
+KIT = "cpp"  # the runtime bound at /runtime while building (the C++ kit, with the Go kit in go/)
+CACHE_NAME = ".arena-cache"  # the build cache's folder in the scratch copy (ARENA_BUILD_CACHE=/bot/.arena-cache)
+CACHE_MAX_MB = 400    # a Go bot's cache is ~110 MB (grpc-go and the protocol compiled, from the kit's seed)
+CACHE_MAX_FILES = 20_000
+CACHE_ENV = "ARENA_BUILD_CACHE_DIR"
 
 
 class BuildError(RuntimeError):
     """A build that failed, timed out, or did not make the declared program; the message says which, with the
     build's last output lines."""
 
-    def __init__(self, message: str, log: str = "") -> None:
+    def __init__(self, message: str, log: str = "", *, refused: bool = False, timed_out: bool = False) -> None:
         super().__init__(message)
         self.log = log
+        self.refused = refused  # the build ran but what it left breaks a rule of its output
+        self.timed_out = timed_out  # stopped by the time limit: transient, worth trying again as it is
 
 
 @dataclass
@@ -107,36 +151,67 @@ def _mark_fresh(manifest: Manifest, program: Path) -> None:
     os.utime(program, ns=(stamp, stamp))
 
 
-def ensure_built(path: str | os.PathLike, *, sandbox: bool = True,
-                 timeout: float = BUILD_TIMEOUT_S) -> BuildResult | None:
+def ensure_built(path: str | os.PathLike, *, sandbox: bool = True, timeout: float | None = None,
+                 cache_dir: Path | None = None) -> BuildResult | None:
     """Build the bot at `path` if `build_needed`; None when nothing had to be done. Concurrent callers (two test
-    sessions, two workers) wait for one build instead of racing."""
+    sessions, two workers) wait for one build instead of racing. `timeout` (None: `build_timeout()`) and
+    `cache_dir` (None: the folder's own under `default_cache_root()`) as for `build`."""
     manifest = load_manifest(path)
     if build_needed(manifest) is None:
         return None
     with _folder_lock(manifest.path):
         if build_needed(manifest) is None:
             return None  # built meanwhile by whoever held the lock
-        return _build(manifest, sandbox=sandbox, timeout=timeout)
+        return _build(manifest, sandbox=sandbox, timeout=timeout, cache_dir=cache_dir)
 
 
-def build(path: str | os.PathLike, *, sandbox: bool = True, timeout: float = BUILD_TIMEOUT_S) -> BuildResult:
+def build(path: str | os.PathLike, *, sandbox: bool = True, timeout: float | None = None,
+          cache_dir: Path | None = None) -> BuildResult:
     """Run the manifest's `build` command for the bot at `path` (sandboxed unless sandbox=False, which runs it
-    in the folder itself as the current user) and check that it made the declared program."""
+    in the folder itself as the current user, with the bot's build cache used in place) and check that it made the
+    declared program. `timeout`: seconds (None: `build_timeout()`); `cache_dir`: the bot's build cache, kept between builds
+    (None: `default_cache_dir(path)`)."""
     manifest = load_manifest(path)
     with _folder_lock(manifest.path):
-        return _build(manifest, sandbox=sandbox, timeout=timeout)
+        return _build(manifest, sandbox=sandbox, timeout=timeout, cache_dir=cache_dir)
 
 
-def _build(manifest: Manifest, *, sandbox: bool, timeout: float) -> BuildResult:
+def default_cache_root() -> Path:
+    """Where local builds keep one cache per bot folder: ARENA_BUILD_CACHE_DIR, else .runtime/build-cache."""
+    raw = os.environ.get(CACHE_ENV)
+    return Path(raw).resolve() if raw else runtimes.runtime_root() / "build-cache"
+
+
+def default_cache_dir(path: str | os.PathLike) -> Path:
+    """The build cache of the bot folder at `path` (keyed by its real path) under `default_cache_root()`."""
+    import hashlib
+
+    key = hashlib.sha256(str(Path(path).resolve()).encode()).hexdigest()[:24]
+    return default_cache_root() / key
+
+
+def _timeout_error(timeout: float, log: str) -> BuildError:
+    return BuildError(
+        f"the build took longer than {timeout:g} s and was stopped. The limit is the setting {TIMEOUT_ENV} "
+        f"(seconds) of the machine that builds; locally `arena bot build --timeout SECONDS`, or {TIMEOUT_ENV}="
+        f"SECONDS before `arena play` / `arena bot check`, raises it. What the build compiled is kept in the bot's "
+        f"build cache, so building again goes further (on the platform: the version's \"validate again\")"
+        f"{_last_lines(log)}", log, timed_out=True)
+
+
+def _build(manifest: Manifest, *, sandbox: bool, timeout: float | None,
+           cache_dir: Path | None = None) -> BuildResult:
+    if timeout is None:
+        timeout = build_timeout()
     if not manifest.build:
         raise BuildError(f"{manifest.path}: bot.toml declares no `build` command (e.g. build = [\"make\"]), so "
                          f"there is nothing to build")
     program = program_path(manifest)
     if sandbox:
-        seconds, log, copied = _run_sandboxed(manifest, timeout)
+        seconds, log, copied = _run_sandboxed(manifest, timeout,
+                                              cache_dir or default_cache_dir(manifest.path))
     else:
-        seconds, log, copied = _run_plain(manifest, timeout)
+        seconds, log, copied = _run_plain(manifest, timeout, cache_dir or default_cache_dir(manifest.path))
     if program is not None:
         rel = program.relative_to(manifest.path)
         if not program.is_file():
@@ -156,22 +231,30 @@ def _kit() -> Path:
     return kit
 
 
-def _run_plain(manifest: Manifest, timeout: float) -> tuple[float, str, int]:
-    env = {**os.environ, "ARENA_KIT": str(_kit())}
+def _build_words(manifest: Manifest) -> tuple[str, ...]:
+    """The manifest's `build` command (callers run only after `build` has checked that there is one)."""
+    if not manifest.build:
+        raise BuildError("bot.toml has no `build` command")
+    return manifest.build
+
+
+def _run_plain(manifest: Manifest, timeout: float, cache_dir: Path) -> tuple[float, str, int]:
+    cache_dir.mkdir(parents=True, exist_ok=True, mode=0o700)  # used in place: the build is trusted here
+    env = {**os.environ, "ARENA_KIT": str(_kit()), "ARENA_BUILD_CACHE": str(cache_dir)}
     t0 = time.monotonic()
     try:
         # a session of its own: a timeout kills make and every compiler it started, not make alone
-        proc = subprocess.Popen(list(manifest.build), cwd=manifest.path, stdin=subprocess.DEVNULL, env=env,
+        proc = subprocess.Popen(list(_build_words(manifest)), cwd=manifest.path, stdin=subprocess.DEVNULL, env=env,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     except FileNotFoundError:
-        raise BuildError(f"the build command {manifest.build[0]!r} does not exist on this machine") from None
+        raise BuildError(f"the build command {_build_words(manifest)[0]!r} does not exist on this machine") from None
     try:
         output, _ = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         output, _ = proc.communicate()
         log = output.decode(errors="replace")[-LOG_BYTES:]
-        raise BuildError(f"the build took longer than {timeout:g} s and was stopped{_last_lines(log)}", log)
+        raise _timeout_error(timeout, log) from None
     seconds = time.monotonic() - t0
     log = output.decode(errors="replace")[-LOG_BYTES:]
     if proc.returncode != 0:
@@ -179,14 +262,27 @@ def _run_plain(manifest: Manifest, timeout: float) -> tuple[float, str, int]:
     return seconds, log, 0
 
 
-def _run_sandboxed(manifest: Manifest, timeout: float) -> tuple[float, str, int]:
+def _run_sandboxed(manifest: Manifest, timeout: float, cache_dir: Path) -> tuple[float, str, int]:
     check_available()  # SandboxUnavailable, in words, before the scratch tmpfs needs root
     _kit()
     with _Scratch() as scratch:
         _copy_in(manifest.path, scratch.path)
+        cache = scratch.path / CACHE_NAME
+        if cache.is_symlink() or cache.is_file():  # a package's own .arena-cache is not the cache
+            cache.unlink()
+        shutil.rmtree(cache, ignore_errors=True)
+        try:
+            with _cache_lock(cache_dir):  # two builds of one bot at once: each copies a whole cache
+                complete = _copy_cache(cache_dir, cache)
+        except OSError:
+            complete = False
+        if not complete:
+            shutil.rmtree(cache, ignore_errors=True)
+            cache.mkdir()
         t0 = time.monotonic()
-        proc = launch(scratch.path, list(manifest.build), KIT, BUILD_LIMITS, sandbox=True,
-                      env={"ARENA_KIT": "/runtime"}, writable_bot_dir=True)
+        proc = launch(scratch.path, list(_build_words(manifest)), KIT, BUILD_LIMITS, sandbox=True,
+                      env={"ARENA_KIT": "/runtime", "ARENA_BUILD_CACHE": f"/bot/{CACHE_NAME}"},
+                      writable_bot_dir=True)
         try:
             deadline = t0 + timeout
             while proc.poll() is None and time.monotonic() < deadline:
@@ -196,13 +292,12 @@ def _run_sandboxed(manifest: Manifest, timeout: float) -> tuple[float, str, int]
             if rc is None:
                 proc.close()
                 log = proc.output_tail(LOG_BYTES)
-                raise BuildError(f"the build took longer than {timeout:g} s and was stopped{_last_lines(log)}",
-                                 log)
+                raise _timeout_error(timeout, log)
             proc.close()
             log = proc.output_tail(LOG_BYTES)
             if rc != 0:
                 if rc == 127 and "exec " in log and "No such file" in log:
-                    raise BuildError(f"the build command {manifest.build[0]!r} does not exist in the build's "
+                    raise BuildError(f"the build command {_build_words(manifest)[0]!r} does not exist in the build's "
                                      f"sandbox, where only /usr, the build kit (at /runtime) and your folder (at "
                                      f"/bot) are visible: name a program of /usr/bin (e.g. make) or a script in "
                                      f"your folder", log)
@@ -210,13 +305,92 @@ def _run_sandboxed(manifest: Manifest, timeout: float) -> tuple[float, str, int]
                 raise BuildError(_failure(manifest, reason, log), log)
         finally:
             proc.close()
-        return seconds, log, _copy_back(scratch.path, manifest.path)
+            try:
+                with _cache_lock(cache_dir):
+                    _save_cache(cache, cache_dir)  # even after a failure or a time-out: trying again goes further
+            except OSError:
+                shutil.rmtree(cache_dir, ignore_errors=True)  # a cache is an optimisation: never the build's fault
+        shutil.rmtree(cache, ignore_errors=True)
+        plan = _output_plan(scratch.path, manifest, log)
+        return seconds, log, _copy_back(scratch.path, manifest.path, plan)
+
+
+def _copy_cache(source: Path, dest: Path) -> bool:
+    """Copy the cache tree `source` to the new folder `dest`: folders and regular files only (never following or
+    copying a symlink, a fifo or a device), at most CACHE_MAX_MB and CACHE_MAX_FILES. False (and `dest` partly
+    made) when `source` is over the bounds or missing; the caller drops it then."""
+    try:
+        if not stat.S_ISDIR(source.lstat().st_mode):
+            return False
+    except FileNotFoundError:
+        return False
+    total = files = 0
+    pending = [Path()]
+    dest.mkdir(mode=0o700)
+    while pending:  # iterative: no depth exhausts the stack
+        rel = pending.pop()
+        with os.scandir(source / rel) as listing:
+            entries = sorted((entry.name, entry.stat(follow_symlinks=False)) for entry in listing)
+        for name, st in entries:
+            files += 1
+            if files > CACHE_MAX_FILES:
+                return False
+            if stat.S_ISDIR(st.st_mode):
+                (dest / rel / name).mkdir(mode=0o700)
+                pending.append(rel / name)
+            elif stat.S_ISREG(st.st_mode):
+                total += st.st_size
+                if total > CACHE_MAX_MB * 1024 * 1024:
+                    return False
+                fd = os.open(source / rel / name, os.O_RDONLY | os.O_NOFOLLOW)
+                with os.fdopen(fd, "rb") as data, open(dest / rel / name, "xb") as out:
+                    shutil.copyfileobj(data, out)
+                os.chmod(dest / rel / name, 0o600 | (st.st_mode & 0o100))
+                os.utime(dest / rel / name, ns=(st.st_atime_ns, st.st_mtime_ns))
+    return True
+
+
+class _cache_lock:
+    """An exclusive lock on a bot's build cache (a lock file beside it) while it is copied in or replaced."""
+
+    def __init__(self, cache_dir: Path) -> None:
+        self.path = cache_dir.with_name(cache_dir.name + ".lock")
+
+    def __enter__(self) -> _cache_lock:
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        fcntl.flock(self.fd, fcntl.LOCK_UN)
+        os.close(self.fd)
+
+
+def _save_cache(scratch_cache: Path, cache_dir: Path) -> None:
+    """Replace the bot's cache `cache_dir` by what the build left in `scratch_cache` (owned by root, 0700: only
+    this bot's next build sees it), or remove it when that is over the bounds."""
+    cache_dir.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fresh = cache_dir.with_name(cache_dir.name + ".new")
+    shutil.rmtree(fresh, ignore_errors=True)
+    try:
+        complete = _copy_cache(scratch_cache, fresh)
+    except OSError:
+        complete = False
+    old = cache_dir.with_name(cache_dir.name + ".old")
+    shutil.rmtree(old, ignore_errors=True)
+    if cache_dir.exists():
+        cache_dir.rename(old)
+    if complete and any(fresh.iterdir()):  # an empty cache (a build that uses none) leaves nothing behind
+        fresh.rename(cache_dir)
+    shutil.rmtree(fresh, ignore_errors=True)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def _failure(manifest: Manifest, reason: str, log: str) -> str:
     first_error = next((line.strip() for line in log.splitlines()
                         if " error:" in line or line.startswith("error:") or "fatal error" in line), None)
-    text = f"the build ({' '.join(manifest.build)}) failed: {reason}"
+    text = f"the build ({' '.join(manifest.build or ())}) failed: {reason}"
     if first_error:
         text += f"\nfirst error: {first_error}"
     return text + _last_lines(log)
@@ -232,7 +406,7 @@ def _last_lines(log: str) -> str:
 class _Scratch:
     """A private tmpfs of SCRATCH_MB for one build: the build's writes cannot fill the host's disk."""
 
-    def __enter__(self) -> "_Scratch":
+    def __enter__(self) -> _Scratch:
         from arena.sandbox.mounts import MS_NODEV, MS_NOSUID, _mount
 
         self.parent = Path(tempfile.mkdtemp(prefix="arena-build-"))
@@ -260,31 +434,96 @@ def _copy_in(source: Path, scratch: Path) -> None:
         shutil.copy2(source / rel, target)  # times kept: make rebuilds only what changed
 
 
-def _copy_back(scratch: Path, folder: Path) -> int:
-    """Copy the regular files the build created or changed into `folder`; returns how many. Never follows a
-    symlink, on either side: a path whose parent in `folder` is not a real directory inside it is skipped."""
-    copied = 0
-    for dirpath, dirnames, filenames in os.walk(scratch):
-        dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
-        for name in filenames:
-            src = Path(dirpath, name)
+def _output_plan(scratch: Path, manifest: Manifest, log: str) -> list[tuple[Path, os.stat_result]]:
+    """The regular files of the build's scratch folder to copy back (relative paths, created or changed), after
+    checking the whole output; raises BuildError, and nothing is copied, when the output breaks a rule (see the
+    module docstring). Never follows a symlink."""
+    def refuse(why: str) -> BuildError:
+        return BuildError(f"the build's output was refused: {why}", log, refused=True)
+
+    manifest_file = manifest.path / "bot.toml"
+    try:
+        made = (scratch / "bot.toml").lstat()
+        same = stat.S_ISREG(made.st_mode) and (scratch / "bot.toml").read_bytes() == manifest_file.read_bytes()
+    except FileNotFoundError:
+        same = False
+    if not same:
+        raise refuse("it changed or removed bot.toml; a build may not change the manifest validation read")
+    plan: list[tuple[Path, os.stat_result]] = []
+    total = entries = 0
+    pending = [Path()]  # folders to list, relative to scratch: iterative, so no depth can exhaust the stack
+    while pending:
+        folder = pending.pop()
+        if len(folder.parts) > OUTPUT_MAX_DEPTH:
+            raise refuse(f"its folders nest more than {OUTPUT_MAX_DEPTH} deep")
+        with os.scandir(scratch / folder) as listing:
+            names = sorted(entry.name for entry in listing)
+        for name in names:
+            rel = folder / name
+            if len(str(rel)) > OUTPUT_MAX_PATH:
+                raise refuse(f"it made a path longer than {OUTPUT_MAX_PATH} characters")
+            src = scratch / rel
             st = src.lstat()
-            if not stat.S_ISREG(st.st_mode):
-                continue
-            rel = src.relative_to(scratch)
+            if stat.S_ISDIR(st.st_mode):
+                pending.append(rel)
+                if not (manifest.path / rel).is_dir():
+                    entries += 1
+            elif stat.S_ISLNK(st.st_mode):
+                target = os.readlink(src)
+                resolved = os.path.normpath(os.path.join("/bot", str(rel.parent), target))
+                if target.startswith("/") or not (resolved + "/").startswith("/bot/"):
+                    raise refuse(f"{rel} is a symbolic link out of your folder (to {target!r})")
+                continue  # a link inside the folder: not copied
+            elif not stat.S_ISREG(st.st_mode):
+                kind = ("a fifo" if stat.S_ISFIFO(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode)
+                        else "a device")
+                raise refuse(f"{rel} is {kind}; a build may leave only regular files and folders")
+            elif st.st_nlink > 1:
+                raise refuse(f"{rel} is a hard link ({st.st_nlink} names for one file); a build may not make "
+                             f"hard links")
+            else:
+                try:
+                    have = (manifest.path / rel).lstat()
+                    if stat.S_ISREG(have.st_mode) and have.st_size == st.st_size and have.st_mtime == st.st_mtime:
+                        continue  # unchanged
+                except (FileNotFoundError, NotADirectoryError):
+                    pass
+                plan.append((rel, st))
+                entries += 1
+                total += st.st_size
+            if entries > OUTPUT_MAX_FILES:
+                raise refuse(f"it made more than {OUTPUT_MAX_FILES} files and folders")
+            if total > OUTPUT_MAX_BYTES:
+                raise refuse(f"it made more than {OUTPUT_MAX_BYTES // (1024 * 1024)} MB of files")
+    program = program_path(manifest)
+    if program is not None:
+        rel = program.relative_to(manifest.path)
+        try:
+            st = (scratch / rel).lstat()
+        except (FileNotFoundError, NotADirectoryError):
+            raise BuildError(f"the build succeeded but did not make {rel}, the program bot.toml's `command` "
+                             f"starts{_last_lines(log)}", log) from None
+        if not stat.S_ISREG(st.st_mode):
+            raise refuse(f"{rel}, the program bot.toml's `command` starts, is not a regular file")
+        if not st.st_mode & 0o111:
+            raise BuildError(f"the build made {rel} but it is not executable", log)
+    return plan
+
+
+def _copy_back(scratch: Path, folder: Path, plan: list[tuple[Path, os.stat_result]]) -> int:
+    """Copy the planned files into `folder`; returns how many. A path whose parent in `folder` is not a real
+    directory inside it is skipped; a failure part way removes the files this copy created."""
+    created: list[Path] = []
+    try:
+        for rel, st in plan:
             dest = folder / rel
-            try:
-                have = dest.lstat()
-                if stat.S_ISREG(have.st_mode) and have.st_size == st.st_size and have.st_mtime == st.st_mtime:
-                    continue
-            except FileNotFoundError:
-                pass
             if not _real_directories(folder, rel.parent):
                 continue
+            existed = dest.exists()
             dest.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=".arena-build-")
             try:
-                with os.fdopen(fd, "wb") as out, open(src, "rb") as data:
+                with os.fdopen(fd, "wb") as out, open(scratch / rel, "rb") as data:
                     shutil.copyfileobj(data, out)
                 os.chmod(tmp, stat.S_IMODE(st.st_mode) & 0o777 | 0o444)  # no set-id bits; readable by the bot's uid
                 os.utime(tmp, ns=(st.st_atime_ns, st.st_mtime_ns))
@@ -292,8 +531,13 @@ def _copy_back(scratch: Path, folder: Path) -> int:
             except BaseException:
                 Path(tmp).unlink(missing_ok=True)
                 raise
-            copied += 1
-    return copied
+            if not existed:
+                created.append(dest)
+    except BaseException:
+        for path in created:
+            path.unlink(missing_ok=True)
+        raise
+    return len(plan)
 
 
 def _real_directories(folder: Path, rel: Path) -> bool:
@@ -312,7 +556,7 @@ class _folder_lock:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
 
-    def __enter__(self) -> "_folder_lock":
+    def __enter__(self) -> _folder_lock:
         self.fd = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY)
         fcntl.flock(self.fd, fcntl.LOCK_EX)
         return self

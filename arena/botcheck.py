@@ -1,27 +1,42 @@
 """`check_bot`: "why did my bot fail?" answered before a bot plays for real.
 
 It validates the manifest, builds a `binary` bot whose program is missing or older than its sources
-(arena.botbuild, sandboxed like the bot), checks that the command can be found, then plays a short smoke match
-(the bot in seat 0 against built-in random bots, with the platform's time control) and explains every problem in
-plain words: a failed build (with the compiler's first error and last lines),
+(arena.botbuild, sandboxed like the bot; the manifest read again afterwards must be the one validated), checks that
+the command can be found, then plays a short smoke match (the bot against built-in random bots, with the
+platform's time control) and explains every problem in plain words: a failed build (with the compiler's first
+error and last lines),
 a missing manifest field, a command that does not exist, a bot that never opened its socket (with what it
 printed), a crash (with its last output), illegal or malformed answers (with examples), timeouts.
+
+`path` may also be an archive (.zip or .tar.gz), unpacked exactly as the platform unpacks an upload
+(arena.botarchive: the same limits, executable bits kept). Besides problems, the check gives *warnings* that do not
+fail it: a first decision that ate most of the time bank (do the set-up in StartMatch instead).
+
+The smoke match's seed and the bot's seat are drawn with `secrets` unless given (`smoke_setup`), so a bot cannot
+tell that it is being validated and behave only then. `CheckReport.reason` is the outcome in one line of words,
+safe to show anyone; `problems` and `log` hold the details (compiler output, the bot's own output), for the
+bot's author only.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena import botbuild, games
-from arena.botpkg import ManifestError, Manifest, load_manifest
+from arena import botarchive, botbuild, games
+from arena import replay as replays
+from arena.botpkg import Manifest, ManifestError, load_manifest
 from arena.match import BotSpec, MatchResult, TimeControl, run_match
 from arena.sandbox import runtimes
 from arena.sandbox.limits import SandboxLimits
 
 BUILTIN_OPPONENT = Path(__file__).resolve().parent.parent / "bots" / "python" / "random"
+# the reason of a build stopped by its time limit: transient (the platform lets the owner validate again)
+BUILD_TIMED_OUT = "the build timed out"
 
 _KIND_WORDS = {
     "startup": "did not get ready",
@@ -32,12 +47,38 @@ _KIND_WORDS = {
 }
 
 
+_KIND_REASONS = {
+    "startup": "the bot did not get ready in the smoke match",
+    "timeout": "the bot answered too late in the smoke match",
+    "crash": "the bot crashed in the smoke match",
+    "illegal": "the bot answered illegal actions in the smoke match",
+    "malformed": "the bot answered malformed answers in the smoke match",
+}
+
+
 @dataclass
 class CheckReport:
     ok: bool
-    problems: list[str] = field(default_factory=list)
-    log: str = ""
+    problems: list[str] = field(default_factory=list)  # in detail, for the bot's author
+    log: str = ""                                      # for the bot's author
     result: MatchResult | None = None
+    reasons: list[str] = field(default_factory=list)   # one fixed phrase per kind of problem, no bot output
+    seed: int | None = None                            # of the smoke match
+    seat: int | None = None                            # the bot's seat in the smoke match
+    warnings: list[str] = field(default_factory=list)  # worth fixing, but the bot passes (for its author)
+
+    @property
+    def reason(self) -> str:
+        """The outcome in one line of words, without source, compiler output or server paths: safe to show
+        anyone ("" when the bot passed)."""
+        if self.ok:
+            return ""
+        return "; ".join(dict.fromkeys(self.reasons)) or "the bot failed its check"
+
+
+def smoke_setup(players: int) -> tuple[int, int]:
+    """A fresh smoke-match seed (63 bits) and seat for the checked bot, from `secrets`."""
+    return secrets.randbits(63), secrets.randbelow(players)
 
 
 def _command_problem(manifest: Manifest) -> str | None:
@@ -50,17 +91,18 @@ def _command_problem(manifest: Manifest) -> str | None:
             places.insert(0, str(runtimes.runtime_path("python") / "bin"))
         if any(shutil.which(program, path=p) for p in places):
             return None
+        local = manifest.path / program
+        if local.is_file() and not local.is_symlink():
+            # the shell's rule: a command without a '/' is looked up on PATH, never in the current folder
+            return (f"the command {program!r} names a file of the bot folder, but a command without a '/' is "
+                    f"looked up on PATH ({':'.join(places)}), not in the folder: write \"./{program}\" in "
+                    f"bot.toml's command")
         hint = {"python": " (use \"python\")", "node": " (use \"node\")"}.get(manifest.runtime, "")
         return f"the command {program!r} is not a program of the {manifest.runtime} runtime{hint}"
-    if program.startswith("/bot/"):
-        target = manifest.path / program[len("/bot/"):]
-    elif program.startswith("/"):
-        if Path(program).exists():
-            return None
-        return (f"the command {program!r} does not exist (inside the sandbox only /usr, the runtime and your "
-                f"folder, at /bot, are visible)")
-    else:
-        target = manifest.path / program
+    # load_manifest let through only paths inside the folder: never probe the host's own paths
+    target = manifest.path / (program[len("/bot/"):] if program.startswith("/bot/") else program)
+    if target.is_symlink() or not target.resolve().is_relative_to(manifest.path.resolve()):
+        return f"the command {program!r} is a link; it must be a file in the bot folder"
     if not target.exists():
         built = " (was it built? declare `build` in bot.toml)" if manifest.runtime == "binary" else ""
         return f"the command {program!r} is not in the bot folder{built}"
@@ -69,55 +111,125 @@ def _command_problem(manifest: Manifest) -> str | None:
     return None
 
 
-def check_bot(path: str | os.PathLike, *, sandbox: bool = True, game: str | None = None, seed: int = 1,
-              time_control: TimeControl = TimeControl(), limits: SandboxLimits = SandboxLimits()) -> CheckReport:
+def check_bot(path: str | os.PathLike, *, sandbox: bool = True, game: str | None = None,
+              seed: int | None = None, seat: int | None = None, time_control: TimeControl = TimeControl(),
+              limits: SandboxLimits = SandboxLimits(), build_cache: Path | None = None) -> CheckReport:
     """Validate the bot package at `path` and play one smoke match of `game` (default: the first game of its
-    manifest that Arena has). Raises SandboxUnavailable / RuntimeMissing only for problems of this host."""
+    manifest that Arena has), with `seed` and the bot in `seat` (each drawn by `smoke_setup` when None). Raises
+    SandboxUnavailable / RuntimeMissing only for problems of this host. `build_cache`: the bot's build cache
+    (arena.botbuild; None: the folder's own under the local default). An archive `path` is unpacked into a
+    temporary folder first (arena.botarchive, as the platform does)."""
+    if Path(path).is_file():
+        with tempfile.TemporaryDirectory(prefix="arena-check-") as tmp:
+            folder = Path(tmp) / "package"
+            try:
+                with open(path, "rb") as data:
+                    botarchive.unpack(data, folder, max_bytes=botarchive.DEFAULT_MAX_BYTES,
+                                      max_files=botarchive.DEFAULT_MAX_FILES)
+            except botarchive.ArchiveError as exc:
+                return CheckReport(ok=False, problems=[str(exc)], log=str(exc),
+                                   reasons=["the archive could not be unpacked"])
+            report = check_bot(folder, sandbox=sandbox, game=game, seed=seed, seat=seat, time_control=time_control,
+                               limits=limits, build_cache=build_cache)
+            report.log = f"unpacked {Path(path).name} as the platform does\n" + report.log
+            return report
     log: list[str] = []
+
+    def failed(problem: str, reason: str) -> CheckReport:
+        return CheckReport(ok=False, problems=[problem], log="\n".join(log + [problem]), reasons=[reason])
+
     try:
         manifest = load_manifest(path)
     except ManifestError as exc:
-        return CheckReport(ok=False, problems=[str(exc)], log=str(exc))
+        return CheckReport(ok=False, problems=[str(exc)], log=str(exc), reasons=["bot.toml is invalid"])
     log.append(f"manifest ok: {manifest.name}, games {', '.join(manifest.games)}, runtime {manifest.runtime}, "
                f"command {' '.join(manifest.command)}")
     known = [g for g in manifest.games if g in games.names()]
     if game is None:
         if not known:
-            problem = (f"none of the games in bot.toml ({', '.join(manifest.games)}) is played here; "
-                       f"games: {', '.join(games.names())}")
-            return CheckReport(ok=False, problems=[problem], log="\n".join(log + [problem]))
+            return failed(f"none of the games in bot.toml ({', '.join(manifest.games)}) is played here; "
+                          f"games: {', '.join(games.names())}", "bot.toml lists no game played here")
         game = known[0]
     elif game not in manifest.games:
-        problem = f"bot.toml does not list the game {game!r} (it lists {', '.join(manifest.games)})"
-        return CheckReport(ok=False, problems=[problem], log="\n".join(log + [problem]))
+        return failed(f"bot.toml does not list the game {game!r} (it lists {', '.join(manifest.games)})",
+                      f"bot.toml does not list the game {game}")
     stale = botbuild.build_needed(manifest)
     if stale:
-        log.append(f"building first ({stale}): {' '.join(manifest.build)}")
+        log.append(f"building first ({stale}): {' '.join(manifest.build or ())}")
         try:
-            built = botbuild.build(manifest.path, sandbox=sandbox)
+            built = botbuild.build(manifest.path, sandbox=sandbox, cache_dir=build_cache)
         except botbuild.BuildError as exc:
-            return CheckReport(ok=False, problems=[str(exc)], log="\n".join(log + [str(exc)]))
+            return failed(str(exc), "the build's output was refused" if exc.refused
+                          else BUILD_TIMED_OUT if exc.timed_out else "the build failed")
         log.append(f"built {built.program.relative_to(manifest.path)} in {built.seconds:.1f} s")
+        try:
+            rebuilt = load_manifest(manifest.path)
+        except ManifestError:
+            rebuilt = None
+        if rebuilt != manifest:  # what was validated above must be what runs
+            return failed("the build changed bot.toml; a build may not change the manifest",
+                          "the build changed bot.toml")
     problem = _command_problem(manifest)
     if problem:
-        return CheckReport(ok=False, problems=[problem], log="\n".join(log + [problem]))
+        return failed(problem, "the command in bot.toml cannot be started")
 
     players = games.game_class(game).min_players
-    bots = [BotSpec(str(manifest.path))] + [BotSpec(str(BUILTIN_OPPONENT), name=f"random-{i}")
-                                            for i in range(1, players)]
+    drawn_seed, drawn_seat = smoke_setup(players)
+    seed = drawn_seed if seed is None else seed
+    seat = drawn_seat if seat is None else seat
+    if not 0 <= seat < players:
+        raise ValueError(f"seat {seat} of a {players}-player smoke match")
+    opponents = iter(BotSpec(str(BUILTIN_OPPONENT), name=f"random-{i}") for i in range(1, players))
+    bots = [BotSpec(str(manifest.path)) if i == seat else next(opponents) for i in range(players)]
     seat_logs: list[list[str]] = []
-    log.append(f"smoke match: {game}, {players} players, seed {seed}, your bot in seat 0 against built-in random "
-               f"bots; {time_control.decision_ms} ms per decision + {time_control.bank_ms} ms bank")
-    result = run_match(game, {"players": players}, seed, bots, time_control=time_control, limits=limits,
-                       sandbox=sandbox, _logs=seat_logs)
-    mine = result.seats[0]
-    log += [f"  {line}" for line in (seat_logs[0] if seat_logs else [])]
-    problems = _explain(mine, seat_logs[0] if seat_logs else [])
-    log.append(f"result: rank {mine.rank} of {players}, score {mine.score:g}, {mine.decisions} decisions, "
+    engine = games.load(game, players=players).engine_opponents
+    if players == 1:  # a solo game: the opponent is the game's own automated player (Minos' Rhadamanthus)
+        against = f"a solo match against the game's own automated opponent{'s' if engine > 1 else ''}"
+    else:
+        against = f"your bot in seat {seat} against built-in random bots"
+    log.append(f"smoke match: {game}, {players} player{'s' if players > 1 else ''}, seed {seed}, {against}; "
+               f"{time_control.decision_ms} ms per decision + {time_control.bank_ms} ms bank")
+    with tempfile.TemporaryDirectory(prefix="arena-check-") as tmp:
+        replay_file = Path(tmp) / f"smoke{replays.SUFFIX}"
+        result = run_match(game, {"players": players}, seed, bots, time_control=time_control, limits=limits,
+                           sandbox=sandbox, replay_path=str(replay_file), _logs=seat_logs)
+        decisions = replays.load(replay_file)["decisions"]
+    mine = result.seats[seat]
+    warnings = _bank_warning(decisions, seat, time_control)
+    lines = seat_logs[seat] if len(seat_logs) > seat else []
+    log += [f"  {line}" for line in lines]
+    problems = _explain(mine, lines)
+    log.append(f"result: rank {mine.rank} of {players + engine}, score {mine.score:g}, {mine.decisions} decisions, "
                f"{mine.time_ms / mine.decisions if mine.decisions else 0:.1f} ms per decision, "
                f"{len(mine.faults)} faults")
     log += [f"problem: {p}" for p in problems]
-    return CheckReport(ok=not problems, problems=problems, log="\n".join(log), result=result)
+    log += [f"warning: {w}" for w in warnings]
+    reasons = [_KIND_REASONS.get(f.kind, "the bot faulted in the smoke match") for f in mine.faults
+               if f.kind != "disqualified"]
+    if mine.disqualified:
+        reasons.append("the bot was disqualified in the smoke match")
+    return CheckReport(ok=not problems, problems=problems, log="\n".join(log), result=result, reasons=reasons,
+                       seed=seed, seat=seat, warnings=warnings)
+
+
+#: A first decision that takes more than this share of the bank gets a warning.
+BANK_WARNING_SHARE = 0.5
+
+
+def _bank_warning(decisions: list[dict], seat: int, tc: TimeControl) -> list[str]:
+    """A warning when the bot's first decision took more than BANK_WARNING_SHARE of its bank: that is often
+    one-time set-up (loading tables, compiling, warming a cache) that belongs in StartMatch, which has its own
+    `startup_ms`, instead of spending the time meant for the whole match."""
+    first = next((d for d in decisions if d["seat"] == seat and not d.get("forced")), None)
+    if first is None or tc.bank_ms <= 0:
+        return []
+    over = first["ms"] - tc.decision_ms
+    if over <= BANK_WARNING_SHARE * tc.bank_ms:
+        return []
+    return [f"your bot's first decision took {first['ms']:.0f} ms: {over:.0f} ms over the {tc.decision_ms} ms "
+            f"per decision came out of its {tc.bank_ms} ms time bank for the whole match "
+            f"({100 * over / tc.bank_ms:.0f}% of it). Do one-time set-up when the bot starts or in StartMatch "
+            f"(it has {tc.startup_ms} ms of its own), not in the first decision"]
 
 
 def _explain(seat, lines: list[str]) -> list[str]:
@@ -132,7 +244,7 @@ def _explain(seat, lines: list[str]) -> list[str]:
         if f.kind != "disqualified":
             by_kind.setdefault(f.kind, []).append(f)
     for kind, faults in by_kind.items():
-        examples = "; ".join(f"decision {f.decision}: {f.message}" if f.decision is not None else f.message
+        examples = "; ".join(f"turn {f.decision + 1}: {f.message}" if f.decision is not None else f.message
                              for f in faults[:3])
         more = f" (and {len(faults) - 3} more)" if len(faults) > 3 else ""
         times = "" if len(faults) == 1 else f" {len(faults)} times"
@@ -141,7 +253,8 @@ def _explain(seat, lines: list[str]) -> list[str]:
             text += (". A bot must listen as a gRPC server on the unix socket named by the environment variable "
                      "ARENA_SOCKET (`unix:$ARENA_SOCKET`) as soon as it starts")
         if kind in ("startup", "crash") and tail.strip():
-            text += "\nits last output was:\n" + _indent(tail.strip()[-1500:])
+            # both ends kept (arena.sandbox.output.OutputTail.excerpt): where a panic starts and how it ends
+            text += "\nits last output was:\n" + _indent(tail.strip())
         problems.append(text)
     if seat.disqualified:
         why = next((f.message for f in seat.faults if f.kind == "disqualified"), "")

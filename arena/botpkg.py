@@ -17,8 +17,10 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal, overload
 
 MANIFEST = "bot.toml"
+MANIFEST_MAX_BYTES = 64 * 1024  # a manifest is a few lines; a huge one is an attack on the parser
 RUNTIMES = ("python", "node", "binary")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -40,6 +42,12 @@ class Manifest:
     def sandbox_runtime(self) -> str | None:
         """The runtime name `arena.sandbox.launch` takes: None for a binary (only /usr is bound)."""
         return None if self.runtime == "binary" else self.runtime
+
+
+@overload
+def _str_list(data: dict, key: str, where: Path, *, required: Literal[True]) -> tuple[str, ...]: ...
+@overload
+def _str_list(data: dict, key: str, where: Path, *, required: Literal[False]) -> tuple[str, ...] | None: ...
 
 
 def _str_list(data: dict, key: str, where: Path, *, required: bool) -> tuple[str, ...] | None:
@@ -64,12 +72,16 @@ def load_manifest(path: str | os.PathLike) -> Manifest:
     if not file.is_file():
         raise ManifestError(f"{folder}: no {MANIFEST} in this folder; a bot needs one naming it and how to start "
                             f"it (see bots/README.md)")
+    if file.stat().st_size > MANIFEST_MAX_BYTES:
+        raise ManifestError(f"{file}: larger than {MANIFEST_MAX_BYTES // 1024} KB; a manifest is a few lines")
     try:
         data = tomllib.loads(file.read_text(encoding="utf-8"))
     except UnicodeDecodeError:
         raise ManifestError(f"{file}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise ManifestError(f"{file}: not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib recurses once per nested array or table: `a = [[[[...]]]]`
+        raise ManifestError(f"{file}: its values are nested too deeply") from None
 
     name = data.get("name")
     if name is None:
@@ -85,11 +97,33 @@ def load_manifest(path: str | os.PathLike) -> Manifest:
         raise ManifestError(f"{file}: `runtime` must be one of {', '.join(RUNTIMES)}, not {runtime!r}")
     command = _str_list(data, "command", file, required=True)
     build = _str_list(data, "build", file, required=False)
+    for key, words in (("command", command), ("build", build)):
+        if words is not None and (problem := program_problem(words[0])):
+            raise ManifestError(f"{file}: `{key}` starts with {words[0]!r}, {problem}")
     unknown = set(data) - {"name", "games", "runtime", "command", "build"}
     if unknown:
         raise ManifestError(f"{file}: unknown field(s) {', '.join(sorted(unknown))}; the fields are name, games, "
                             f"runtime, command and build")
     return Manifest(name=name, games=games, runtime=runtime, command=command, build=build, path=folder)
+
+
+def program_problem(program: str) -> str | None:
+    """Why the first word of `command` or `build` may not name a program, or None. A program is either a name
+    found on the runtime's PATH (`python`, `node`, `make`) or a path inside the bot's folder (`build/bot`,
+    `./run.sh`, `/bot/build/bot`); never another path of the host, whose existence nobody may probe through a
+    manifest. Judged from the text alone, so the answer never depends on what the host holds."""
+    if any(ord(c) < 32 for c in program):
+        return "which holds control characters"
+    if "/" not in program:
+        return None
+    inside = program[len("/bot/"):] if program.startswith("/bot/") else program
+    if inside.startswith("/"):
+        return ("an absolute path; name a program of the runtime (e.g. python, node, make) or a file in your "
+                "folder (e.g. build/bot or /bot/build/bot)")
+    parts = [p for p in inside.split("/") if p not in ("", ".")]
+    if not parts or ".." in parts:
+        return "which does not name a file inside your folder (no '..')"
+    return None
 
 
 def package_files(path: str | os.PathLike) -> list[Path]:

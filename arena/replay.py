@@ -3,12 +3,18 @@
 ```
 {"format": "arena-replay", "version": 1,
  "header": {"game", "params", "engine_version", "arena_version", "seed", "time_control",
-            "seats": [{"seat", "name", "sha256"}]},
- "decisions": [{"seat", "action", "ms", "fault": null | {"kind", "message"}, "events": [...]}],
- "result": MatchResult.to_dict() without replay_path}
+            "seats": [{"seat", "name", "sha256"}], "bot_seed_key"},
+ "decisions": [{"seat", "action", "ms", "fault": null | {"kind", "message"}, "forced", "events": [...]}],
+ "result": MatchResult.to_json() without replay_path}
 ```
 `action` is the canonical text of the action applied (the bot's choice, or the fallback after a fault); `ms` is
-the time the bot took (0 for a disqualified seat's fallback); `events` are what `State.apply` returned.
+the time the bot took (0 for a disqualified seat's fallback); `forced` is true when the decision had exactly one
+legal action and the referee applied it without asking the bot (`TimeControl.auto_single_action`; absent in
+replays written before the option, read as false); `events` are what `State.apply` returned.
+`bot_seed_key` (hex; absent from self-play replays) is the per-match secret that keyed each bot's `bot_seed`
+(`arena.match.protocol.bot_seed`): kept from the bots while they play, written here once the match is over, so
+that anyone can re-derive every bot's seed and re-run the bots to their recorded choices
+(`run_match(..., bot_seed_key=bytes.fromhex(...))`). `verify` does not need it.
 
 `verify` re-simulates from the seed and the actions and raises `ReplayMismatch` at the first difference;
 `frames` gives the positions for viewers, from one seat's view or omniscient.
@@ -19,6 +25,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import random
 from pathlib import Path
 from typing import Any
 
@@ -39,25 +46,29 @@ class ReplayMismatch(Exception):
 
 
 def build(game: Game, seed: int, seats: list[dict[str, Any]], decisions: list[dict[str, Any]],
-          result: MatchResult, time_control: dict[str, Any]) -> dict[str, Any]:
+          result: MatchResult, time_control: dict[str, Any], bot_seed_key: bytes | None = None
+          ) -> dict[str, Any]:
     """The replay document of a played game: `seats` are `{"seat", "name", "sha256"}`, `decisions` the records
     described above, in order."""
-    recorded = result.to_dict()
+    recorded = result.to_json()
     recorded.pop("replay_path", None)
+    key = {"bot_seed_key": bot_seed_key.hex()} if bot_seed_key is not None else {}
     return {"format": FORMAT, "version": VERSION,
             "header": {"game": game.name, "params": game.params, "engine_version": game.engine_version,
                        "arena_version": ARENA_VERSION, "seed": seed, "time_control": time_control,
-                       "seats": seats},
+                       "seats": seats, **key},
             "decisions": decisions, "result": recorded}
 
 
-def of_selfplay(game: Game, seed: int, policies: list[Policy], rngs: list, names: list[str]) -> dict[str, Any]:
+def of_selfplay(game: Game, seed: int, policies: list[Policy], rngs: list[random.Random],
+                names: list[str]) -> dict[str, Any]:
     """The replay of one game between in-process policies, shaped exactly like a match's (hashes empty, no
     time used): for demos, tests and the viewer."""
     decisions: list[dict[str, Any]] = []
 
     def record(seat: int, action: Action, events: list[Event]) -> None:
-        decisions.append({"seat": seat, "action": str(action), "ms": 0.0, "fault": None, "events": events})
+        decisions.append({"seat": seat, "action": str(action), "ms": 0.0, "fault": None, "forced": False,
+                          "events": events})
 
     state, _ = play_game(game, seed, policies, rngs, on_decision=record)
     return of_played(game, seed, state, decisions, names)
@@ -72,10 +83,11 @@ def of_played(game: Game, seed: int, state: State, decisions: list[dict[str, Any
     result = MatchResult(game=game.name, params=game.params, seed=seed, engine_version=game.engine_version,
                          seats=[SeatResult(seat=i, name=name, sha256="", score=scores[i], rank=ranks[i])
                                 for i, name in enumerate(names)])
-    return _normal(build(game, seed, seats, decisions, result, time_control={}))
+    replay: dict[str, Any] = _normal(build(game, seed, seats, decisions, result, time_control={}))
+    return replay
 
 
-def write(path: str | os.PathLike, replay: dict[str, Any]) -> Path:
+def write(path: str | os.PathLike[str], replay: dict[str, Any]) -> Path:
     """Write atomically (a reader never sees half a file). Returns the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -88,7 +100,7 @@ def write(path: str | os.PathLike, replay: dict[str, Any]) -> Path:
     return path
 
 
-def load(path: str | os.PathLike) -> dict[str, Any]:
+def load(path: str | os.PathLike[str]) -> dict[str, Any]:
     with gzip.open(path, "rb") as f:
         replay = json.loads(f.read())
     if not isinstance(replay, dict) or replay.get("format") != FORMAT:
@@ -114,7 +126,8 @@ def _new_state(replay: dict[str, Any], *, check_version: bool) -> State:
 
 def verify(replay: dict[str, Any]) -> None:
     """Re-simulate the game from its seed and recorded actions; raise ReplayMismatch at the first difference
-    (whose turn it was, an action that is not legal, different events, a different end or result)."""
+    (whose turn it was, an action that is not legal, a decision marked forced that had a choice, different events,
+    a different end or result)."""
     state = _new_state(replay, check_version=True)
     game = state.game
     for i, d in enumerate(replay["decisions"]):
@@ -123,6 +136,8 @@ def verify(replay: dict[str, Any]) -> None:
             raise ReplayMismatch(f"{where}: the game was already over")
         if state.current_player() != d["seat"]:
             raise ReplayMismatch(f"{where}: it was seat {state.current_player()}'s turn, not seat {d['seat']}'s")
+        if d.get("forced") and len(state.legal_actions()) != 1:
+            raise ReplayMismatch(f"{where}: marked forced, but {len(state.legal_actions())} actions were legal")
         try:
             events = state.apply(game.parse_action(d["action"]))
         except (ActionParseError, IllegalAction) as exc:
@@ -146,28 +161,32 @@ def verify(replay: dict[str, Any]) -> None:
 
 def frames(replay: dict[str, Any], seat: int | None = None) -> list[dict[str, Any]]:
     """Frame 0 is the initial position, frame i the position after decision i (1-based):
-    `{"index", "seat", "action", "events", "observation", "ms", "fault"}`, the observation from `seat`'s view
-    (None: omniscient). Raises ReplayMismatch if an action does not apply.
+    `{"index", "seat", "action", "events", "observation", "ms", "fault", "forced"}`, the observation from `seat`'s
+    view (None: omniscient). Raises ReplayMismatch if an action does not apply.
 
     From a seat's view, another seat's decisions are shown as the game allows (`State.redact_decision`, asked
     of the state before the decision): `action` is None when the seat may not know what was chosen, and the
     events are those it may see. A fault of such a hidden decision keeps its kind but not its message, which can
-    quote the bot's answer. The seat's own decisions and the omniscient view are shown whole."""
+    quote the bot's answer, and such a decision is never shown as forced (a single legal action can tell what
+    the seat holds). The seat's own decisions and the omniscient view are shown whole."""
     state = _new_state(replay, check_version=False)
-    out = [{"index": 0, "seat": None, "action": None, "events": [], "ms": None, "fault": None,
-            "observation": state.observation(seat)}]
+    out: list[dict[str, Any]] = [{"index": 0, "seat": None, "action": None, "events": [], "ms": None,
+                                  "fault": None, "forced": False, "observation": state.observation(seat)}]
     for i, d in enumerate(replay["decisions"], start=1):
         actor, text, fault = d["seat"], d["action"], d.get("fault")
-        redact = seat is not None and actor != seat
-        before = state.clone() if redact else None
+        before = state.clone() if seat is not None and actor != seat else None
         try:
             events = _normal(state.apply(state.game.parse_action(text)))
         except (ActionParseError, IllegalAction) as exc:
             raise ReplayMismatch(f"decision {i - 1}: {exc}") from None
-        if before is not None:
+        forced = bool(d.get("forced"))
+        if before is not None and seat is not None:
             text, events = before.redact_decision(actor, seat, text, events)
-            if text is None and fault:
-                fault = {"kind": fault["kind"], "message": ""}
+            if text is None:
+                # that the seat had a single legal action can depend on what it holds: hidden too
+                forced = False
+                if fault:
+                    fault = {"kind": fault["kind"], "message": ""}
         out.append({"index": i, "seat": actor, "action": text, "events": events,
-                    "ms": d.get("ms"), "fault": fault, "observation": state.observation(seat)})
+                    "ms": d.get("ms"), "fault": fault, "forced": forced, "observation": state.observation(seat)})
     return out

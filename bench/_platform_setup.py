@@ -4,6 +4,7 @@ migrated), so a benchmark never touches the development or test databases."""
 from __future__ import annotations
 
 import os
+import secrets
 import sys
 from pathlib import Path
 
@@ -14,6 +15,10 @@ def setup_django(default_db: str) -> None:
     os.environ.setdefault("DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{default_db}")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena_site.settings")
     os.environ.setdefault("ARENA_LOG_LEVEL", "WARNING")
+    # A database URL makes these deployment settings: they need a secret key, and benchmarks speak plain HTTP.
+    os.environ.setdefault("ARENA_SECRET_KEY", secrets.token_urlsafe(50))
+    os.environ.setdefault("ARENA_HTTPS", "0")
+    os.environ.setdefault("ARENA_ALLOWED_HOSTS", "localhost,127.0.0.1,testserver")
     for path in (ROOT / "platform", ROOT):
         if str(path) not in sys.path:
             sys.path.insert(0, str(path))

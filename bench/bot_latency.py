@@ -1,6 +1,7 @@
 """Cost of playing through sandboxed gRPC bots instead of in-process policies.
 
     python bench/bot_latency.py [--calls 2000] [--starts 7] [--matches 3] [--no-sandbox] [--json]
+    python bench/bot_latency.py --freezer [--calls 2000] [--json]      # only 4. below
 
 Measures, for the Python, the Node and the C++ kit (random bots; the C++ one is built first if its program is
 missing or stale, as `arena bot build` does):
@@ -11,6 +12,10 @@ missing or stale, as `arena bot build` does):
 2. start-to-ready: from `launch` until StartMatch has been answered;
 3. a full 4-player Thebes match of random bots through `run_match` (sandboxed) against the same match played
    with in-process random policies (state.observation built for every decision, as the referee does).
+4. (`--freezer`) the cost of freezing a bot between its decisions (the referee thaws its cgroup before Decide and
+   freezes it after the answer): in one run, alternating, a Decide round trip to a bot that has been running
+   (no freezer) against thaw + round trip to a bot that has been frozen (the bot's critical path) and against the
+   whole cycle with the freeze write; median ratios to the plain round trip.
 
 Targets (issue 4): median round trip within 1.5x of ~0.4 ms; Python start-to-ready < 150 ms; sandboxed match
 < 3x the in-process one.
@@ -111,7 +116,7 @@ def start_bot(kit: str, sandbox: bool):
     proc = launch(folder, list(manifest.command), manifest.sandbox_runtime, SandboxLimits(), sandbox=sandbox)
     if not proc.wait_for_socket(10):
         raise RuntimeError(f"{kit} bot did not start: {proc.output_tail()}")
-    client = BotClient(proc.socket_path)
+    client = BotClient(proc.server_address)
     client.call("StartMatch", Encoder(game).start(0, ["a", "b", "c", "d"], 1, TimeControl()), 10,
                 wait_for_ready=True)
     return proc, client, (time.perf_counter() - t0) * 1000
@@ -125,6 +130,50 @@ def round_trips(client: BotClient, requests: list, calls: int) -> list[float]:
         client.call("Decide", request, 5)
         out.append((time.perf_counter() - t0) * 1000)
     return out
+
+
+def freezer_cost(kit: str, requests: list, calls: int) -> dict:
+    """Per-decision cost of the freezer for one kit's bot (see the module docstring, 4.), in ms."""
+    proc, client, _ = start_bot(kit, sandbox=True)
+    cg = proc.cgroups
+    if cg is None or not cg.can_freeze:
+        raise RuntimeError("this host has no cgroup freezer")
+    plain, thaw, call, path, cycle = [], [], [], [], []
+    try:
+        round_trips(client, requests, 200)  # warm up
+        for i in range(calls):
+            request = requests[i % len(requests)]
+            # without the freezer: the bot has been running since its last answer
+            proc.thaw()
+            time.sleep(0.001)
+            t0 = time.perf_counter()
+            client.call("Decide", request, 5)
+            plain.append((time.perf_counter() - t0) * 1000)
+            # with it: frozen since its last answer, as between a bot's decisions in a match
+            proc.freeze()
+            deadline = time.monotonic() + 1
+            while not cg.frozen() and time.monotonic() < deadline:
+                time.sleep(0.0002)
+            t0 = time.perf_counter()
+            proc.thaw()
+            t1 = time.perf_counter()
+            client.call("Decide", request, 5)
+            t2 = time.perf_counter()
+            proc.freeze()
+            t3 = time.perf_counter()
+            thaw.append((t1 - t0) * 1000)
+            call.append((t2 - t1) * 1000)
+            path.append((t2 - t0) * 1000)
+            cycle.append((t3 - t0) * 1000)
+    finally:
+        client.close()
+        proc.close()
+    base = statistics.median(plain)
+    return {"plain_round_trip_ms_median": base, "thaw_ms_median": statistics.median(thaw),
+            "round_trip_after_thaw_ms_median": statistics.median(call),
+            "thaw_and_round_trip_ms_median": statistics.median(path),
+            "thaw_round_trip_freeze_ms_median": statistics.median(cycle),
+            "critical_path_ratio": statistics.median(path) / base, "cycle_ratio": statistics.median(cycle) / base}
 
 
 def in_process_match(seed: int) -> tuple[float, int]:
@@ -149,7 +198,10 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--no-sandbox", action="store_true")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--freezer", action="store_true", help="measure only the cost of freezing bots")
     args = parser.parse_args()
+    if args.freezer:
+        return freezer_main(args)
     sandbox = not args.no_sandbox
     report: dict = {"sandbox": sandbox, "calls": args.calls}
     built = botbuild.ensure_built(KITS["cpp"], sandbox=sandbox)
@@ -203,7 +255,7 @@ def main() -> int:
         stamps: list[float] = []
         t0 = time.perf_counter()
         result = run_match("thebes", {"players": 4}, 100 + m, [BotSpec(str(KITS["python"]))] * 4,
-                           sandbox=sandbox, progress=lambda i, state: stamps.append(time.perf_counter()))
+                           sandbox=sandbox, progress=lambda i, state, stamps=stamps: stamps.append(time.perf_counter()))
         sandboxed.append((time.perf_counter() - t0) * 1000)
         until_first.append((stamps[0] - t0) * 1000)  # starting the 4 bots + the first decision
         play.append((stamps[-1] - stamps[0]) * 1000 * len(stamps) / max(1, len(stamps) - 1))
@@ -239,6 +291,23 @@ def main() -> int:
           f"  of which starting the bots (until the first decision) {m['until_first_decision_ms_median']:.0f} ms, "
           f"the decisions {m['decisions_phase_ms_median']:.0f} ms ({m['decisions_phase_ratio']:.1f}x in-process), "
           f"the rest stopping the bots and writing the result")
+    return 0
+
+
+def freezer_main(args) -> int:
+    botbuild.ensure_built(KITS["cpp"], sandbox=True)
+    requests, _ = thebes_requests(300)
+    report = {"calls": args.calls, **{kit: freezer_cost(kit, requests, args.calls) for kit in KITS}}
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return 0
+    print(f"freezer cost per Thebes decision, {args.calls} alternating pairs per kit (medians)")
+    for kit in KITS:
+        r = report[kit]
+        print(f"{kit:6s} round trip {r['plain_round_trip_ms_median']:.3f} ms without the freezer; frozen bot: "
+              f"thaw {r['thaw_ms_median']:.3f} + round trip {r['round_trip_after_thaw_ms_median']:.3f} = "
+              f"{r['thaw_and_round_trip_ms_median']:.3f} ms ({r['critical_path_ratio']:.2f}x), with the freeze "
+              f"write {r['thaw_round_trip_freeze_ms_median']:.3f} ms ({r['cycle_ratio']:.2f}x)")
     return 0
 
 

@@ -5,7 +5,8 @@
 Fills its own database (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/arena_bench_leaderboard) with
 bulk_create, then times GET requests through Django's full stack in-process (URL routing, DRF, serialisers,
 PostgreSQL; no network): the first and a deep leaderboard page, and the first page of the match list.
-Prints median and p95 in milliseconds.
+Prints median and p95 in milliseconds, then the time of a full refit of the leaderboard ratings (the periodic
+task `matches.tasks.refit_ratings`) over all those matches.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ def fill(bots: int, matches: int, seed: int = 1) -> str:
     Bot.objects.bulk_update(bot_rows, ["active_version"], batch_size=1000)
     now = timezone.now()
     Rating.objects.bulk_create([
-        Rating(ladder=ladder, bot=b, elo=rng.gauss(1500, 200), mu=rng.gauss(25, 3), sigma=rng.uniform(1, 8),
+        Rating(ladder=ladder, bot=b, elo=rng.gauss(1500, 200), rating=rng.gauss(1500, 200),
+               rating_interval=rng.uniform(20, 200), mu=rng.gauss(25, 3), sigma=rng.uniform(1, 8),
                games=rng.randint(0, 400), wins=rng.randint(0, 200), last_played_at=now) for b in bot_rows])
     batch = 5000
     for start in range(0, matches, batch):
@@ -107,6 +109,13 @@ def main() -> None:
                        ("matches of one bot (50)", "/api/matches/?bot=1")]:
         median, p95 = measure(client, url, args.requests)
         print(f"{label:32s} median {median:7.2f} ms   p95 {p95:7.2f} ms")
+    # the periodic task behind the leaderboard's rating: read every result, fit, write (ladders.rating_fit)
+    from matches.ratings import refit_ratings
+    for attempt in (1, 2):
+        t0 = time.perf_counter()
+        refit_ratings(force=True)
+        print(f"rating refit, all {args.matches} matches (run {attempt}, from the stored ratings): "
+              f"{time.perf_counter() - t0:.2f} s")
 
 
 if __name__ == "__main__":

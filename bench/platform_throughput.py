@@ -61,8 +61,8 @@ def start_workers(n: int) -> list[subprocess.Popen]:
 
 def run(workers: int, seconds: float, bots: int) -> float:
     from arena_site.celery import app
-    from ladders.services import matchmake
     from matches.models import Match
+    from matchmaking.services import matchmake
 
     make_ladder(bots)
     app.control.purge()

@@ -1,4 +1,5 @@
-"""Web latency: leaderboard and match page render times with 1,000 bots and 100,000 matches in PostgreSQL, and
+"""Web latency: the pages' render times (leaderboard, match, match list with filters, bot, user, ladders, game,
+home) with 1,000 bots and 100,000 matches in PostgreSQL, and
 the time the replay viewer takes to open a 4-player Thebes replay in headless Chromium.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_web python3 bench/web_latency.py [--requests 50]
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import secrets
 import statistics
 import sys
 import tempfile
@@ -27,6 +29,10 @@ sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena_site.settings")
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bench_web")
 os.environ.setdefault("ARENA_STORAGE_DIR", str(Path(tempfile.gettempdir()) / "arena-bench-web-storage"))
+# A database URL makes these deployment settings: they need a secret key, and the benchmark speaks plain HTTP.
+os.environ.setdefault("ARENA_SECRET_KEY", secrets.token_urlsafe(50))
+os.environ.setdefault("ARENA_HTTPS", "0")
+os.environ.setdefault("ARENA_ALLOWED_HOSTS", "localhost,127.0.0.1,testserver")
 
 N_OWNERS, N_BOTS, N_MATCHES, PLAYERS = 100, 1000, 100_000, 4
 
@@ -120,12 +126,13 @@ def summary(name: str, ms: list[float]) -> str:
 
 def viewer_open_times(match_id: int) -> tuple[int, int]:
     """(cold, warm) ms from navigation start to the first frame drawn, in headless Chromium."""
+    from wsgiref.simple_server import WSGIRequestHandler, make_server
+
     from django.contrib.staticfiles.handlers import StaticFilesHandler
     from django.core.wsgi import get_wsgi_application
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.support.ui import WebDriverWait
-    from wsgiref.simple_server import WSGIRequestHandler, make_server
 
     class Quiet(WSGIRequestHandler):
         def log_message(self, *args):
@@ -196,6 +203,14 @@ def main() -> None:
     results.append(summary("home page", timed(client, "/", args.requests)))
     bot_id = Match.objects.get(pk=ids[0]).participants.first().bot_id
     results.append(summary("bot page", timed(client, f"/bots/{bot_id}/", max(10, args.requests // 5))))
+    results.append(summary("match list (/matches/)", timed(client, "/matches/", args.requests)))
+    results.append(summary("match list page 1000", timed(client, "/matches/?page=1000", args.requests)))
+    results.append(summary("match list of one bot", timed(client, f"/matches/?bot={bot_id}", args.requests)))
+    results.append(summary("match list, 4 filters", timed(
+        client, f"/matches/?game=thebes&ladder=thebes-4p&status=finished&kind=ladder&bot={bot_id}", args.requests)))
+    results.append(summary("ladders page", timed(client, "/ladders/", args.requests)))
+    results.append(summary("game page (/games/thebes/)", timed(client, "/games/thebes/", args.requests)))
+    results.append(summary("user page", timed(client, "/users/bench1/", args.requests)))
 
     # The viewer: a real 4-player Thebes game as the replay of the newest match.
     m = Match.objects.get(pk=ids[0])

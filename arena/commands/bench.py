@@ -2,8 +2,9 @@
 
     arena bench thebes --players 4 --games 1000 [--seed S] [--json]
 
-Prints random-playout games/s and decisions/s (legal_actions + a uniform choice + apply, events included, no
-observations), then the mean cost in µs of `clone()`, `apply()` and `legal_actions()` on a fresh (uncached)
+Prints random-playout games/s, decisions per game (and how many had exactly one legal action: the ones a
+forced-decision referee answers itself), the mean number of legal actions per decision, decisions/s (legal_actions + a uniform choice + apply, events included,
+no observations), then the mean cost in µs of `clone()`, `apply()` and `legal_actions()` on a fresh (uncached)
 state, measured on positions sampled from a second, untimed pass over the same playouts (every 7th position), so
 the sampling costs the playout figures nothing. Rates are per second of this process's CPU time
 (`time.process_time`), so other work on a shared machine does not count against the engine; the wall-clock
@@ -27,23 +28,27 @@ SAMPLE_EVERY = 7  # keep every 7th position of the playouts for the per-call tim
 BATCH = 500
 
 
-def _playouts(game: Game, n_games: int, seed: int, sample_every: int = 0) -> tuple[int, list]:
-    """Random playouts of games seeded (seed, i) with choices from `random.Random(seed)`: (decisions, samples).
-    With `sample_every`, every such position is kept (a clone, with the action then chosen); without, the loop
-    does nothing but legal_actions + choice + apply. The same arguments give the same positions."""
+def _playouts(game: Game, n_games: int, seed: int, sample_every: int = 0) -> tuple[int, int, int, list]:
+    """Random playouts of games seeded (seed, i) with choices from `random.Random(seed)`: (decisions, forced
+    decisions (exactly one legal action), legal actions summed over the decisions, samples). With `sample_every`, every such position is kept (a clone,
+    with the action then chosen); without, the loop does nothing but legal_actions + choice + apply. The same
+    arguments give the same positions."""
     rng = random.Random(seed)
     samples = []
-    decisions = 0
+    decisions = forced = options = 0
     for i in range(n_games):
         state = game.new_state(game_seed(seed, i))
         while not state.is_terminal():
             legal = state.legal_actions()
+            options += len(legal)
+            if len(legal) == 1:
+                forced += 1
             action = legal[rng.randrange(len(legal))]
             if sample_every and decisions % sample_every == 0:
                 samples.append((state.clone(), action))
             state.apply(action)
             decisions += 1
-    return decisions, samples
+    return decisions, forced, options, samples
 
 
 def run(game_name: str, players: int, n_games: int, seed: int) -> dict[str, Any]:
@@ -52,11 +57,11 @@ def run(game_name: str, players: int, n_games: int, seed: int) -> dict[str, Any]
     # scan them all through the loop and bill that to the engine (2-4x on Minos)
     wall = time.perf_counter()
     started = time.process_time()
-    decisions, _ = _playouts(game, n_games, seed)
+    decisions, forced, options, _ = _playouts(game, n_games, seed)
     playout = time.process_time() - started
     wall = time.perf_counter() - wall
     # a second, untimed pass over the same games keeps the positions for the per-call figures
-    _, samples = _playouts(game, n_games, seed, SAMPLE_EVERY)
+    _, _, _, samples = _playouts(game, n_games, seed, SAMPLE_EVERY)
     t0 = time.process_time()
     for s, _ in samples:
         s.clone()
@@ -97,6 +102,10 @@ def run(game_name: str, players: int, n_games: int, seed: int) -> dict[str, Any]
         "games_per_second": round(n_games / playout, 1),
         "decisions_per_second": round(decisions / playout),
         "decisions_per_game": round(decisions / n_games, 1),
+        # decisions with exactly one legal action: the referee's forced-decision option answers them itself
+        "forced_decisions_per_game": round(forced / n_games, 1),
+        "forced_share": round(forced / decisions, 4) if decisions else 0.0,
+        "legal_actions_per_decision": round(options / decisions, 2) if decisions else 0.0,
         "clone_us": round(clone_us, 2),
         "apply_us": round(apply_total / len(samples) * 1e6, 2),
         "legal_actions_us": round(legal_total / len(samples) * 1e6, 2),
@@ -123,6 +132,9 @@ def main(args: argparse.Namespace) -> int:
         return 0
     print(f"{args.game}, {players} players, {result['games']} random playouts on one core:")
     print(f"  {result['games_per_second']:>10} games/s      ({result['decisions_per_game']} decisions per game)")
+    print(f"  {result['forced_decisions_per_game']:>10} forced decisions per game (exactly one legal action: "
+          f"{100 * result['forced_share']:.1f} % of decisions)")
+    print(f"  {result['legal_actions_per_decision']:>10} legal actions per decision (mean)")
     print(f"  {result['decisions_per_second']:>10} decisions/s  (legal_actions + choice + apply)")
     print(f"  {result['clone_us']:>10} µs clone()")
     print(f"  {result['apply_us']:>10} µs apply()")

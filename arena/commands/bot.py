@@ -1,9 +1,4 @@
-"""`arena bot check DIR [--game G] [--no-sandbox]`: validate a bot package and play a smoke match against
-built-in bots, explaining any failure in plain words. Exit 0 when the bot is fine, 1 when it has problems.
-
-`arena bot build DIR [--no-sandbox] [--timeout S]`: run the `build` command of bot.toml (sandboxed: no network,
-only /usr and the bot's folder visible) so that the program `command` starts exists. Exit 0 when built, 1 when
-the build failed (its last lines are printed)."""
+"""`arena bot check` and `arena bot build`: the bot author's local tools (see CHECK_HELP and BUILD_HELP)."""
 
 from __future__ import annotations
 
@@ -15,19 +10,36 @@ from arena.botcheck import check_bot
 from arena.botpkg import ManifestError
 from arena.sandbox import RuntimeMissing, SandboxUnavailable
 
+CHECK_HELP = """Validate a bot package exactly as the platform validates an upload, and play a smoke match against
+built-in bots (a solo game: against the game's own automated opponent), explaining any failure in plain words.
+
+PATH is the bot folder (holding bot.toml) or an archive of it (.zip or .tar.gz, bot.toml at its root or in one
+top folder), unpacked as the platform unpacks uploads. A `binary` bot whose program is missing or older than its
+sources is built first (as `arena bot build`). Warnings (e.g. a first decision that ate most of the time bank) do
+not fail the check. To see what your bot printed on each turn, play a match with `arena play --logs DIR`.
+
+Exit 0 when the bot is fine, 1 when it has problems, 2 when this machine cannot check it (no sandbox)."""
+
+BUILD_HELP = """Build a binary bot from source: run the `build` command of its bot.toml in the sandbox (no network;
+only /usr, the build kit at /runtime and the bot's folder are visible; HOME and TMPDIR are a private /tmp), so that
+the program `command` starts exists. bots/README.md (*The build environment*) lists the compilers and libraries.
+
+Exit 0 when built, 1 when the build failed (its last lines are printed), 2 when this machine cannot build
+(no sandbox, no build kit: `arena runtimes install`)."""
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("bot", help="work with bot packages")
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     c = actions.add_parser("check", help="validate a bot and play a smoke match against built-in bots",
-                           description=__doc__)
-    c.add_argument("dir", help="the bot folder (holding bot.toml)")
+                           description=CHECK_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    c.add_argument("dir", metavar="PATH", help="the bot folder (holding bot.toml), or a .zip / .tar.gz of it")
     c.add_argument("--game", help="the game to check (default: the first in bot.toml)")
     c.add_argument("--seed", type=int, default=1, help="seed of the smoke match")
     c.add_argument("--no-sandbox", action="store_true", help="run the bot as a plain process (your own bot only)")
     c.set_defaults(func=run_check)
     b = actions.add_parser("build", help="build a binary bot from source (its bot.toml `build` command)",
-                           description=__doc__)
+                           description=BUILD_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     b.add_argument("dir", help="the bot folder (holding bot.toml)")
     b.add_argument("--timeout", type=float, default=botbuild.BUILD_TIMEOUT_S, help="seconds the build may take")
     b.add_argument("--no-sandbox", action="store_true", help="build as a plain process (your own bot only)")
@@ -56,6 +68,8 @@ def run_check(args: argparse.Namespace) -> int:
         print(f"arena bot check: {exc}", file=sys.stderr)
         return 2
     print(report.log)
+    for w in report.warnings:
+        print(f"warning: {w}", file=sys.stderr)
     if report.ok:
         print(f"OK: {args.dir} is ready to play")
         return 0

@@ -1,6 +1,10 @@
-"""`arena play GAME --bot DIR --bot DIR ... [--players N] [--seed N] [--json] [--replay FILE] [--no-sandbox]`:
-one match between bot packages, exactly as the platform runs it (sandboxed), with a progress line on stderr and
-a result table (or one JSON object with --json). The replay goes to ./replays/ unless --replay names a file.
+"""`arena play GAME --bot DIR --bot DIR ... [--players N] [--seed N] [--param KEY=VALUE] [--json] [--replay FILE]
+[--no-sandbox] [--ask-forced] [--logs DIR]`: one match between bot packages, exactly as the platform runs it (sandboxed), with a
+progress line on stderr and a result table (or one JSON object with --json). The replay goes to ./replays/ unless
+--replay names a file. A decision with a single legal action is applied without asking the bot (the platform's
+default); `--ask-forced` asks the bot anyway.
+`--logs DIR` writes what each bot printed, by turn, with its annotations: one `seatN-<name>.log` per seat and the
+`match.logs.json.gz` the platform keeps (arena/botlogs.py); without it they are kept beside the replay.
 A `binary` bot whose program is missing or older than its sources is built first (as `arena bot build`)."""
 
 from __future__ import annotations
@@ -10,10 +14,12 @@ import json
 import secrets
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
-from arena import botbuild, games
+from arena import botbuild, botlogs, games
 from arena.botpkg import ManifestError, load_manifest
+from arena.commands.selfplay import parse_params
 from arena.match import BotSpec, MatchResult, TimeControl, run_match
 from arena.match.referee import default_replay_path
 from arena.sandbox import RuntimeMissing, SandboxUnavailable
@@ -28,6 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="a bot folder with bot.toml, once per seat in seat order (e.g. bots/python/random)")
     p.add_argument("--players", type=int, help="number of seats (default: the number of --bot)")
     p.add_argument("--seed", type=int, help="the match seed (default: random); same seed + same bots = same game")
+    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game option, once per option (the options are in the game's RULES.md)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.add_argument("--replay", metavar="FILE", help="write the replay here (default: ./replays/...)")
     p.add_argument("--no-sandbox", action="store_true",
@@ -37,6 +45,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--startup-ms", type=int, default=defaults.startup_ms, help="time for a bot to start (ms)")
     p.add_argument("--max-faults", type=int, default=defaults.max_faults,
                    help="faults allowed before disqualification")
+    p.add_argument("--logs", metavar="DIR",
+                   help="write each bot's output by turn and its annotations here (seatN-<name>.log per seat)")
+    p.add_argument("--ask-forced", action="store_true",
+                   help="ask the bot even for a decision with a single legal action (by default the referee "
+                        "applies it without asking)")
     p.set_defaults(func=run)
 
 
@@ -73,7 +86,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     seed = args.seed if args.seed is not None else secrets.randbits(63)
     tc = TimeControl(decision_ms=args.decision_ms, bank_ms=args.bank_ms, startup_ms=args.startup_ms,
-                     max_faults=args.max_faults)
+                     max_faults=args.max_faults, auto_single_action=not args.ask_forced)
+    try:
+        params = {**parse_params(args.param), "players": players}
+    except ValueError as exc:
+        print(f"arena play: {exc}", file=sys.stderr)
+        return 2
     replay_path = args.replay or str(default_replay_path(args.game, seed))
     progress = _Progress()
     print(f"{args.game}, {players} players, seed {seed}{' (no sandbox)' if args.no_sandbox else ''}",
@@ -84,14 +102,18 @@ def run(args: argparse.Namespace) -> int:
     except (botbuild.BuildError, SandboxUnavailable, RuntimeMissing) as exc:  # RuntimeMissing: the build kit
         print(f"arena play: {exc}", file=sys.stderr)
         return 2
+    logs_path = Path(args.logs) / "match.logs.json.gz" if args.logs else botlogs.logs_path(replay_path)
     try:
-        result = run_match(args.game, {"players": players}, seed, [BotSpec(path=b) for b in args.bot],
+        result = run_match(args.game, params, seed, [BotSpec(path=b) for b in args.bot],
                            time_control=tc, sandbox=not args.no_sandbox, replay_path=replay_path,
-                           progress=progress)
+                           progress=progress, logs_path=logs_path)
     except (SandboxUnavailable, RuntimeMissing, ValueError) as exc:
         print(f"arena play: {exc}", file=sys.stderr)
         return 2
     progress.done()
+    if args.logs:
+        files = botlogs.write_text_files(args.logs, botlogs.load(logs_path))
+        print(f"bot logs: {', '.join(str(f) for f in files)}", file=sys.stderr)
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
@@ -107,25 +129,26 @@ def _build_if_needed(folder: str, sandbox: bool) -> None:
         return  # the match reports it for the seat
     reason = botbuild.build_needed(manifest)
     if reason:
-        print(f"building {folder} ({reason}): {' '.join(manifest.build)}", file=sys.stderr)
+        print(f"building {folder} ({reason}): {' '.join(manifest.build or ())}", file=sys.stderr)
         result = botbuild.build(folder, sandbox=sandbox)
         print(f"built {result.program} in {result.seconds:.1f} s", file=sys.stderr)
 
 
 def result_table(result: MatchResult) -> str:
     """The result as a plain-text table in rank order, then every fault, then where the replay is."""
-    rows = [("rank", "seat", "bot", "score", "faults", "decisions", "ms/decision", "total ms")]
+    rows = [("rank", "seat", "bot", "score", "faults", "decisions", "forced", "ms/decision", "total ms")]
     for s in sorted(result.seats, key=lambda s: (s.rank, s.seat)):
         per = s.time_ms / s.decisions if s.decisions else 0.0
         rows.append((str(s.rank) + (" (DQ)" if s.disqualified else ""), str(s.seat), s.name, f"{s.score:g}",
-                     str(len(s.faults)), str(s.decisions), f"{per:.1f}", f"{s.time_ms:.0f}"))
+                     str(len(s.faults)), str(s.decisions), str(s.forced), f"{per:.1f}", f"{s.time_ms:.0f}"))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(c.ljust(w) if i == 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
              for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     for s in result.seats:
         for f in s.faults:
-            at = f"decision {f.decision}" if f.decision is not None else "start"
+            # the turn as the viewer and `arena replay show` number it (decision d makes turn d + 1)
+            at = f"turn {botlogs.turn_of(f.decision)}" if f.decision is not None else "start"
             lines.append(f"seat {s.seat} ({s.name}) {f.kind} at {at}: {f.message}")
     if result.replay_path:
         lines.append(f"replay: {result.replay_path}")

@@ -77,10 +77,11 @@ def show_lines(replay: dict[str, Any], seat: int | None = None) -> list[str]:
             lines += _observation_lines(changed, "        ")
             seen = prev["observation"]
         fault = frame["fault"]
-        note = (f"  FAULT {fault['kind']}{': ' + fault['message'] if fault['message'] else ''} (fallback played)"
+        note = (f"  FAULT {fault['kind']}{': ' + fault['message'] if fault['message'] else ''} (the referee substituted this move)"
                 if fault else "")
+        clock = "forced: the only legal action" if frame.get("forced") else f"{frame['ms'] or 0:.1f} ms"
         lines.append(f"{frame['index']:5d}. seat {frame['seat']} ({names.get(frame['seat'], '?')}): "
-                     f"{_action_text(frame['action'])}  [{frame['ms'] or 0:.1f} ms]{note}")
+                     f"{_action_text(frame['action'])}  [{clock}]{note}")
         lines += [f"        {_event_text(e)}" for e in frame["events"]]
     lines.append("end:")
     lines += _observation_lines(frames[-1]["observation"])

@@ -73,7 +73,8 @@ def run(game_name: str, players: int, n_games: int, seed: int, policy_names: lis
         rngs = [policy_rng(seed, i, seat) for seat in range(players)]
         recorded: list[dict[str, Any]] = []
 
-        def record(seat: int, action: Action, events: list[Event]) -> None:
+        def record(seat: int, action: Action, events: list[Event],
+                   recorded: list[dict[str, Any]] = recorded) -> None:
             recorded.append({"seat": seat, "action": str(action), "ms": 0.0, "fault": None, "events": events})
 
         try:

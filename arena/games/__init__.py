@@ -9,8 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from arena.games.base import (TERMINAL, Action, ActionParseError, Event, Game, IllegalAction, State,
-                              rank_by_keys)
+from arena.games.base import TERMINAL, Action, ActionParseError, Event, Game, IllegalAction, State, rank_by_keys
 
 __all__ = ["TERMINAL", "Action", "ActionParseError", "Event", "Game", "IllegalAction", "State", "rank_by_keys",
            "names", "game_class", "load", "policies"]

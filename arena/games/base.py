@@ -26,7 +26,8 @@ Contract for every game:
 from __future__ import annotations
 
 import abc
-from typing import Any, ClassVar, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 TERMINAL = -1
 
@@ -59,7 +60,7 @@ class Action(abc.ABC):
 
 
 class State(abc.ABC):
-    game: "Game"
+    game: Game
 
     @abc.abstractmethod
     def current_player(self) -> int: ...
@@ -80,7 +81,7 @@ class State(abc.ABC):
     def scores(self) -> list[float]: ...
 
     @abc.abstractmethod
-    def clone(self) -> "State": ...
+    def clone(self) -> State: ...
 
     @abc.abstractmethod
     def to_json(self) -> dict[str, Any]: ...
@@ -109,7 +110,7 @@ class State(abc.ABC):
         """Parse and apply an action given in its canonical text form."""
         return self.apply(self.game.parse_action(text))
 
-    def score_breakdown(self) -> list[dict[str, float]]:
+    def score_breakdown(self) -> Sequence[Mapping[str, float]]:
         """Per seat, the named parts that `scores()` adds up (for result tables and tests)."""
         return [{"total": s} for s in self.scores()]
 

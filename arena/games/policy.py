@@ -9,7 +9,8 @@ building it (the random playout is the benchmark's hot path).
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from arena.games.base import Action, Event, Game, State
 

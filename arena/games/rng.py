@@ -14,7 +14,8 @@ needs an `engine_version` bump in every game that uses it.
 
 from __future__ import annotations
 
-from typing import Sequence, TypeVar
+from collections.abc import Sequence
+from typing import TypeVar
 
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
@@ -69,6 +70,6 @@ class SplitMix64:
             j = below(i + 1)
             items[i], items[j] = items[j], items[i]
 
-    def copy(self) -> "SplitMix64":
+    def copy(self) -> SplitMix64:
         """An independent generator in the same state."""
         return SplitMix64(self.state)

@@ -6,8 +6,12 @@ to the first call (measured, shared/design/sandbox.md).
 
 from __future__ import annotations
 
-import grpc
+from typing import Any
 
+import grpc
+from google.protobuf.message import Message
+
+from arena.match.types import FaultKind
 from arena.v1 import arena_pb2_grpc
 
 #: The largest answer a bot may send. A DecideResponse is a few bytes; anything near this is an attack.
@@ -15,9 +19,9 @@ MAX_ANSWER_BYTES = 64 * 1024
 
 
 class CallFailed(Exception):
-    """A call that gave no usable answer. `kind`: "timeout", "crash" (the bot stopped serving) or "malformed"."""
+    """A call that gave no usable answer. `kind`: TIMEOUT, CRASH (the bot stopped serving) or MALFORMED."""
 
-    def __init__(self, kind: str, message: str):
+    def __init__(self, kind: FaultKind, message: str):
         super().__init__(message)
         self.kind = kind
         self.message = message
@@ -39,7 +43,7 @@ class BotClient:
         ])
         self.stub = arena_pb2_grpc.BotStub(self.channel)
 
-    def call(self, method: str, request, timeout_s: float, *, wait_for_ready: bool = False):
+    def call(self, method: str, request: Message, timeout_s: float, *, wait_for_ready: bool = False) -> Any:
         """Call `Bot.<method>`; returns its answer or raises CallFailed."""
         try:
             return getattr(self.stub, method)(request, timeout=max(timeout_s, 0.001), wait_for_ready=wait_for_ready)
@@ -54,13 +58,14 @@ def _fault(method: str, err: grpc.RpcError, timeout_s: float) -> CallFailed:
     code = err.code() if hasattr(err, "code") else grpc.StatusCode.UNKNOWN
     detail = _detail(err)
     if code == grpc.StatusCode.DEADLINE_EXCEEDED:
-        return CallFailed("timeout", f"no answer to {method} within {timeout_s * 1000:.0f} ms")
+        return CallFailed(FaultKind.TIMEOUT, f"no answer to {method} within {timeout_s * 1000:.0f} ms")
     if code == grpc.StatusCode.UNAVAILABLE:
-        return CallFailed("crash", f"stopped serving during {method} ({detail or 'connection lost'})")
+        return CallFailed(FaultKind.CRASH, f"stopped serving during {method} ({detail or 'connection lost'})")
     if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
-        return CallFailed("malformed", f"answer to {method} too large (limit {MAX_ANSWER_BYTES} bytes): {detail}")
+        return CallFailed(FaultKind.MALFORMED,
+                          f"answer to {method} too large (limit {MAX_ANSWER_BYTES} bytes): {detail}")
     if code == grpc.StatusCode.UNIMPLEMENTED:
-        return CallFailed("malformed", f"the bot does not implement Bot.{method} of arena.v1")
+        return CallFailed(FaultKind.MALFORMED, f"the bot does not implement Bot.{method} of arena.v1")
     if code == grpc.StatusCode.INTERNAL and "deserializ" in detail.lower():
-        return CallFailed("malformed", f"answer to {method} is not a valid {method}Response message")
-    return CallFailed("malformed", f"{method} failed with {code.name}: {detail[:300]}")
+        return CallFailed(FaultKind.MALFORMED, f"answer to {method} is not a valid {method}Response message")
+    return CallFailed(FaultKind.MALFORMED, f"{method} failed with {code.name}: {detail[:300]}")

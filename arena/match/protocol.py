@@ -9,25 +9,39 @@ without observation and without structured actions: bots still get the indexed c
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
-from typing import Any, Sequence
+import secrets
+from collections.abc import Sequence
+from typing import Any
 
 from google.protobuf import json_format
 from google.protobuf.message_factory import GetMessageClass
 
 from arena import __version__ as ARENA_VERSION
 from arena.games.base import Action, Game
-from arena.match.types import SeatResult, TimeControl
+from arena.match.types import FaultKind, SeatResult, TimeControl
 from arena.v1 import arena_pb2
 
 PROTOCOL = "arena.v1"
 
 
-def bot_seed(seed: int, seat: int) -> int:
-    """The seed a seat's bot gets for its own randomness: fixed by the match seed, but a hash, so the bot learns
-    nothing usable about the game's RNG (platform seeds are 63-bit random numbers)."""
-    digest = hashlib.sha256(f"arena.v1 bot seed:{seed}:{seat}".encode()).digest()
+def bot_seed(key: bytes, seed: int, seat: int) -> int:
+    """The seed a seat's bot gets for its own randomness (63 bits): HMAC-SHA256 of the match seed and the seat
+    under `key`, a secret the referee draws for each match (`new_bot_seed_key`) and publishes only in the
+    finished match's replay. Without the key, a bot's seed says nothing about the match seed, so no search over
+    match seeds, whatever its size, recovers the game's chance (the deck) from it; with the key, anyone can
+    re-derive every bot's seed and replay a bot's choices."""
+    digest = hmac.new(key, f"arena.v1 bot seed:{seed}:{seat}".encode(), hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big") >> 1
+
+
+def new_bot_seed_key() -> bytes:
+    """A fresh per-match key for `bot_seed` (256 bits from `secrets`)."""
+    return secrets.token_bytes(BOT_SEED_KEY_BYTES)
+
+
+BOT_SEED_KEY_BYTES = 32
 
 
 def _has_field(message_cls: Any, name: str) -> bool:
@@ -44,13 +58,19 @@ class Encoder:
         self.typed_action = _has_field(arena_pb2.LegalAction, self.name)
         self._actions: dict[str, Any] = {}  # canonical text -> the action's typed message
 
-    def start(self, seat: int, names: Sequence[str], seed: int, tc: TimeControl) -> arena_pb2.StartMatchRequest:
+    def start(self, seat: int, names: Sequence[str], seed: int, tc: TimeControl,
+              bot_seed_key: bytes | None = None) -> arena_pb2.StartMatchRequest:
+        """The seat's StartMatch; its `bot_seed` is keyed by `bot_seed_key` (see `bot_seed`; a fresh key when
+        None, for callers that never need to re-derive it)."""
+        if bot_seed_key is None:
+            bot_seed_key = new_bot_seed_key()
         return arena_pb2.StartMatchRequest(
             protocol=PROTOCOL, game=self.name, params_json=json.dumps(self.game.params, sort_keys=True),
             seat=seat, players=[arena_pb2.Player(seat=i, name=n) for i, n in enumerate(names)],
             time_control=arena_pb2.TimeControl(decision_ms=tc.decision_ms, bank_ms=tc.bank_ms,
                                                startup_ms=tc.startup_ms, max_faults=tc.max_faults),
-            engine_version=self.game.engine_version, arena_version=ARENA_VERSION, bot_seed=bot_seed(seed, seat))
+            engine_version=self.game.engine_version, arena_version=ARENA_VERSION,
+            bot_seed=bot_seed(bot_seed_key, seed, seat))
 
     def _typed(self, message_cls: Any, field: str, value: dict[str, Any]) -> Any:
         """`value` as the game's message in `message_cls.<field>`. Keyword construction runs in protobuf's C
@@ -63,7 +83,7 @@ class Encoder:
             return json_format.ParseDict(value, sub_cls())
 
     def decide(self, decision: int, seat: int, observation: dict[str, Any] | None, legal: Sequence[Action],
-               decision_ms: int, bank_ms: int) -> arena_pb2.DecideRequest:
+               decision_ms: int, bank_ms: float) -> arena_pb2.DecideRequest:
         fields: dict[str, Any] = {}
         if self.typed_observation and observation is not None:
             fields[self.name] = self._typed(arena_pb2.DecideRequest, self.name, observation)
@@ -93,9 +113,9 @@ class Encoder:
 
 
 class BadAnswer(Exception):
-    """A Decide answer that names no legal action. `kind` is "malformed" or "illegal"."""
+    """A Decide answer that names no legal action. `kind` is MALFORMED or ILLEGAL."""
 
-    def __init__(self, kind: str, message: str):
+    def __init__(self, kind: FaultKind, message: str):
         super().__init__(message)
         self.kind = kind
         self.message = message
@@ -111,13 +131,13 @@ def chosen_index(response: arena_pb2.DecideResponse, legal: Sequence[Action]) ->
     if which == "index":
         if response.index < len(legal):
             return response.index
-        raise BadAnswer("illegal", f"answered index {response.index}, but there are only {len(legal)} legal "
+        raise BadAnswer(FaultKind.ILLEGAL, f"answered index {response.index}, but there are only {len(legal)} legal "
                                    f"actions (0..{len(legal) - 1})")
     if which == "text":
         for i, action in enumerate(legal):
             if str(action) == response.text:
                 return i
         examples = ", ".join(repr(str(a)) for a in legal[:3])
-        raise BadAnswer("illegal", f"answered {_short(response.text)!r}, which is not the text of a legal "
+        raise BadAnswer(FaultKind.ILLEGAL, f"answered {_short(response.text)!r}, which is not the text of a legal "
                                      f"action (legal are e.g. {examples})")
-    raise BadAnswer("malformed", "answered without a choice: set DecideResponse.index (or .text)")
+    raise BadAnswer(FaultKind.MALFORMED, "answered without a choice: set DecideResponse.index (or .text)")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 
 def final_ranks(game_ranks: Sequence[int], disqualified: Sequence[bool], engine_opponents: int = 0) -> list[int]:

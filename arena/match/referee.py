@@ -8,12 +8,22 @@ stop a match:
 - crash      the bot stopped serving (its process died, was OOM-killed, ...): disqualified at once;
 - illegal    the answer names no legal action (index out of range, unknown text);
 - malformed  the answer is not a readable DecideResponse, is too large, has no choice, or is an error status;
-- startup    the package is broken, the bot never served within `startup_ms`, or StartMatch failed:
-             disqualified before the first decision.
+- startup    the package is broken, the bot never served within `startup_ms`, its socket is not served by its
+             own sandbox (a symbolic link, another uid, a process outside its cgroup: arena.sandbox.endpoint),
+             or StartMatch failed: disqualified before the first decision.
+
+Fair play: the referee talks to a bot only through the socket inode it pinned (`BotProcess.server_address`);
+a bot is frozen from its answer to StartMatch on and thawed only for its own calls (the thaw is off its clock),
+so it computes only on its own time; its `bot_seed` is keyed by a per-match secret (`bot_seed_key`) that only
+the finished match's replay reveals.
 
 For every faulted decision the engine plays a random legal action drawn from a generator seeded by the match
 seed, so the match stays reproducible. A seat with more than `max_faults` faults is disqualified: its process is
 stopped, it ranks last, and fallback actions play its seat to the end.
+
+A decision with exactly one legal action is forced: with `TimeControl.auto_single_action` (the default) the
+referee applies it without calling the bot, so it costs the bot no time and cannot fault; the replay marks it
+`"forced": true`. Decision indices count forced decisions too, so a bot sees the gap.
 """
 
 from __future__ import annotations
@@ -21,21 +31,23 @@ from __future__ import annotations
 import os
 import random
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from arena import games
+from arena import botlogs, games
 from arena import replay as replays
 from arena import sandbox as sandboxes
-from arena.botpkg import ManifestError, Manifest, load_manifest, package_sha256
-from arena.games.base import Game, State
+from arena.botpkg import Manifest, ManifestError, load_manifest, package_sha256
+from arena.games.base import Action, Game, State
 from arena.match.client import BotClient, CallFailed
-from arena.match.protocol import BadAnswer, Encoder, chosen_index
+from arena.match.protocol import BadAnswer, Encoder, chosen_index, new_bot_seed_key
 from arena.match.ranking import final_ranks
-from arena.match.types import BotSpec, Fault, MatchResult, SeatResult, TimeControl
+from arena.match.types import BotSpec, Fault, FaultKind, MatchResult, SeatResult, TimeControl
 from arena.sandbox.limits import SandboxLimits
+from arena.sandbox.output import Segment
 
 #: How long EndMatch may take; its answer changes nothing.
 END_MATCH_S = 0.5
@@ -51,12 +63,16 @@ class _Seat:
     spec: BotSpec
     result: SeatResult
     manifest: Manifest | None = None
-    process: Any = None  # arena.sandbox.BotProcess
+    process: sandboxes.BotProcess | None = None
     client: BotClient | None = None
     bank_ms: float = 0.0
     faults_counted: int = 0
     log: list[str] = field(default_factory=list)  # for `arena bot check`: what happened, in words
     tail: str = ""  # the bot's last output, kept when its process is closed
+    segments: list[Segment] = field(default_factory=list)  # its output split by decision (arena.sandbox.output.Segment)
+    annotations: dict[int, str] = field(default_factory=dict)  # decision -> DecideResponse.annotation
+    asked: list[int] = field(default_factory=list)  # the decisions the bot was asked, in order
+    unanswered: int | None = None  # the decision whose call timed out; a bot may still be computing it
     started_at: float = 0.0
     checked_at: float = 0.0
     closed: bool = False
@@ -65,25 +81,36 @@ class _Seat:
     def out(self) -> bool:
         return self.result.disqualified
 
-    def fault(self, kind: str, message: str, decision: int | None) -> None:
-        self.result.faults.append(Fault(kind=kind, message=message, decision=decision))
-        self.log.append(f"fault at decision {decision}: {kind}: {message}" if decision is not None
+    def fault(self, kind: FaultKind, message: str, decision: int | None) -> None:
+        turn = botlogs.turn_of(decision) if decision is not None else None
+        self.result.faults.append(Fault(kind=kind, message=message, decision=decision, turn=turn))
+        self.log.append(f"fault at turn {turn} (decision {decision}): {kind}: {message}" if decision is not None
                         else f"fault: {kind}: {message}")
 
     def disqualify(self, reason: str, decision: int | None) -> None:
         if self.result.disqualified:
             return
-        self.fault("disqualified", reason, decision)
+        self.fault(FaultKind.DISQUALIFIED, reason, decision)
         self.result.disqualified = True
         self.stop()
 
     def output_tail(self, n: int = 2000) -> str:
+        """What the bot printed last, both ends kept (the first lines of a trace and its end)."""
         if self.closed:
             return self.tail
         try:
-            return self.process.output_tail(n) if self.process is not None else ""
+            if self.process is None:
+                return ""
+            output = self.process.output
+            return output.excerpt(n) if output is not None else self.process.output_tail(n)
         except Exception:  # the tail is a courtesy; never fail a match for it
             return ""
+
+    def mark_output(self, label: str | int) -> None:
+        """Start a new stretch of the bot's output (arena.sandbox.output.OutputTail.mark)."""
+        output = self.process.output if self.process is not None else None
+        if output is not None:
+            output.mark(label)
 
     def exit_description(self, wait_s: float = 0.0) -> str | None:
         """How the bot's process ended ("exited with code 1", "killed by the OOM killer ..."), or None if it runs
@@ -104,9 +131,29 @@ class _Seat:
             self.client.close()
             self.client = None
         if self.process is not None and not self.closed:
-            self.tail = self.output_tail()
             self.closed = True
             self.process.close()
+            output = self.process.output
+            if output is not None:  # complete now: the pipe closed with the bot's last process
+                self.tail = output.excerpt(2000)
+                self.segments = output.segments()
+            else:
+                self.tail = self.process.output_tail(2000)
+
+    def logs(self) -> dict[str, Any]:
+        """This seat's entry in the match's bot logs (arena.botlogs)."""
+        stretches = {seg.label: seg for seg in self.segments}
+        printed = sum(seg.total for seg in self.segments)
+        cut = sum(seg.cut for seg in self.segments)
+        decisions = []
+        for d in self.asked:
+            seg = stretches.get(d)
+            decisions.append({"decision": d, "turn": botlogs.turn_of(d), "output": seg.text() if seg else "",
+                              "annotation": self.annotations.get(d, "")})
+        startup, end = stretches.get("startup"), stretches.get("end")
+        return {"seat": self.index, "name": self.result.name, "startup": startup.text() if startup else "",
+                "decisions": decisions, "end": end.text() if end else "", "printed_bytes": printed,
+                "cut_bytes": cut}
 
 
 def _launch(seat: _Seat, game: Game, limits: SandboxLimits, sandbox: bool) -> None:
@@ -116,7 +163,7 @@ def _launch(seat: _Seat, game: Game, limits: SandboxLimits, sandbox: bool) -> No
     if seat.manifest is None:
         return  # already disqualified for its package
     if game.name not in seat.manifest.games:
-        seat.fault("startup", f"bot.toml lists games {list(seat.manifest.games)}, not {game.name!r}", None)
+        seat.fault(FaultKind.STARTUP, f"bot.toml lists games {list(seat.manifest.games)}, not {game.name!r}", None)
         seat.disqualify("cannot play this game", None)
         return
     try:
@@ -125,42 +172,60 @@ def _launch(seat: _Seat, game: Game, limits: SandboxLimits, sandbox: bool) -> No
     except (sandboxes.SandboxUnavailable, sandboxes.RuntimeMissing):
         raise  # the host's problem, not the bot's
     except Exception as exc:
-        seat.fault("startup", f"could not start {' '.join(seat.manifest.command)!r}: {exc}", None)
+        seat.fault(FaultKind.STARTUP, f"could not start {' '.join(seat.manifest.command)!r}: {exc}", None)
         seat.disqualify("never started", None)
 
 
-def _connect(seat: _Seat, encoder: Encoder, names: list[str], seed: int, tc: TimeControl) -> None:
+def _connect(seat: _Seat, encoder: Encoder, names: list[str], seed: int, tc: TimeControl, key: bytes) -> None:
     """Wait until the bot serves and call StartMatch; on failure the seat is disqualified with a startup fault.
     Runs in parallel for all seats."""
     if seat.out or seat.process is None:
         return
     t0 = seat.started_at
     startup_s = tc.startup_ms / 1000
-    if not seat.process.wait_for_socket(max(0.0, startup_s - (time.monotonic() - t0))):
+    try:
+        serving = seat.process.wait_for_socket(max(0.0, startup_s - (time.monotonic() - t0)))
+    except sandboxes.ForeignServer as exc:
+        seat.fault(FaultKind.STARTUP, f"the bot does not serve its own socket: {exc}", None)
+        seat.disqualify("served from outside its sandbox", None)
+        return
+    if not serving:
         ended = seat.exit_description()
         if ended:
             msg = f"the bot {ended} before serving on its socket"
         else:
             msg = f"the bot did not open its socket $ARENA_SOCKET within {tc.startup_ms} ms"
-        seat.fault("startup", msg, None)
+        seat.fault(FaultKind.STARTUP, msg, None)
         seat.disqualify("never served", None)
         return
     seat.log.append(f"socket open after {(time.monotonic() - t0) * 1000:.0f} ms")
-    seat.client = BotClient(seat.process.socket_path)
+    seat.client = BotClient(seat.process.server_address)  # the pinned socket, never the bot's path
     left = startup_s - (time.monotonic() - t0)
     try:
-        seat.client.call("StartMatch", encoder.start(seat.index, names, seed, tc), max(left, 0.05),
+        seat.client.call("StartMatch", encoder.start(seat.index, names, seed, tc, key), max(left, 0.05),
                          wait_for_ready=True)
     except CallFailed as exc:
         ended = seat.exit_description()
-        seat.fault("startup", f"StartMatch failed: {exc.message}" + (f"; the bot {ended}" if ended else ""), None)
+        seat.fault(FaultKind.STARTUP, f"StartMatch failed: {exc.message}" + (f"; the bot {ended}" if ended else ""),
+                   None)
         seat.disqualify("could not start the match", None)
         return
     seat.log.append(f"ready after {(time.monotonic() - t0) * 1000:.0f} ms")
+    seat.process.freeze()  # until its first decision (see _decide)
 
 
-def _decide(seat: _Seat, encoder: Encoder, state: State, decision: int, legal: list, tc: TimeControl,
-            ) -> tuple[int | None, float]:
+def _late(still: int | None, decision: int) -> str:
+    """Why a call after a timed-out one is late too: a bot that serves one call at a time is still computing the
+    old answer (it was frozen with it, and thawed with the new call)."""
+    if still is None:
+        return ""
+    return (f"; your bot was perhaps still answering turn {botlogs.turn_of(still)} (decision {still}, which timed "
+            f"out) when turn {botlogs.turn_of(decision)} was asked: a timed-out answer is thrown away, so stop "
+            f"computing it (or serve calls concurrently)")
+
+
+def _decide(seat: _Seat, encoder: Encoder, state: State, decision: int, legal: list[Action], tc: TimeControl,
+            capture: bool = True) -> tuple[int | None, float]:
     """Ask the seat's bot; returns (index of its choice or None after a fault, ms it took)."""
     now = time.monotonic()
     ended = None
@@ -170,38 +235,53 @@ def _decide(seat: _Seat, encoder: Encoder, state: State, decision: int, legal: l
         seat.checked_at = now
         ended = seat.exit_description()
     if ended:
-        seat.fault("crash", f"the bot {ended}", decision)
+        seat.fault(FaultKind.CRASH, f"the bot {ended}", decision)
         seat.disqualify("crashed", decision)
         return None, 0.0
     request = encoder.decide(decision, seat.index, state.observation(seat.index), legal,
                              tc.decision_ms, seat.bank_ms)
     allowed_ms = tc.decision_ms + seat.bank_ms
+    if capture:
+        seat.mark_output(decision)  # what it prints from here on belongs to this decision
+    seat.asked.append(decision)
+    still = seat.unanswered  # a timed-out call the bot may still be computing (it thaws with this one)
+    seat.unanswered = None
+    client, process = seat.client, seat.process
+    assert client is not None and process is not None, "a seat still playing is connected"
+    process.thaw()  # a bot runs during its own decisions only: frozen between them (off its clock)
     t0 = time.perf_counter()
     try:
         try:
-            response = seat.client.call("Decide", request, allowed_ms / 1000)
+            response = client.call("Decide", request, allowed_ms / 1000)
         except CallFailed as exc:
-            if exc.kind == "timeout":  # the gRPC deadline passed: say what the limit was, in the clock's terms
-                raise CallFailed("timeout", f"no answer within {tc.decision_ms} ms + {seat.bank_ms:.0f} ms of "
-                                            f"bank") from None
+            if exc.kind == FaultKind.TIMEOUT:  # the gRPC deadline passed: say what the limit was, in the clock's terms
+                raise CallFailed(FaultKind.TIMEOUT, f"no answer within {tc.decision_ms} ms + {seat.bank_ms:.0f} ms of "
+                                            f"bank" + _late(still, decision)) from None
             raise
-        ms = (time.perf_counter() - t0) * 1000
+        finally:
+            t1 = time.perf_counter()
+            process.freeze()  # answered or not, it thinks no further on the others' time
+        ms = (t1 - t0) * 1000
         if ms > allowed_ms:  # an answer that squeezed past the deadline is still late
-            raise CallFailed("timeout", f"answered after {ms:.0f} ms; the limit was {tc.decision_ms} ms + "
-                                        f"{seat.bank_ms:.0f} ms of bank")
+            raise CallFailed(FaultKind.TIMEOUT, f"answered after {ms:.0f} ms; the limit was {tc.decision_ms} ms + "
+                                                f"{seat.bank_ms:.0f} ms of bank")
+        if response.annotation:
+            seat.annotations[decision] = botlogs.clean_annotation(response.annotation)
         choice = chosen_index(response, legal)
     except (CallFailed, BadAnswer) as exc:
-        ms = (time.perf_counter() - t0) * 1000
+        ms = (t1 - t0) * 1000
         _charge(seat, ms, tc)
         kind, message = exc.kind, exc.message
-        if kind == "timeout":
+        if kind == FaultKind.TIMEOUT:
             seat.bank_ms = 0.0
-        if kind == "crash":
+            seat.unanswered = decision
+        if kind == FaultKind.CRASH:
+            process.thaw()  # a dying bot cannot finish dying frozen
             ended = seat.exit_description(wait_s=2.0)
             if ended:
                 message = f"the bot {ended}"
         seat.fault(kind, message, decision)
-        if kind == "crash":
+        if kind == FaultKind.CRASH:
             seat.disqualify("crashed", decision)
         else:
             seat.faults_counted += 1
@@ -219,20 +299,27 @@ def _charge(seat: _Seat, ms: float, tc: TimeControl) -> None:
         seat.bank_ms = max(0.0, seat.bank_ms - (ms - tc.decision_ms))
 
 
-def default_replay_path(game: str, seed: int, directory: str | os.PathLike = "replays") -> Path:
+def default_replay_path(game: str, seed: int, directory: str | os.PathLike[str] = "replays") -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     return Path(directory) / f"{game}-{seed}-{stamp}-{os.getpid()}{replays.SUFFIX}"
 
 
-def run_match(game: str, params: dict, seed: int, bots: list[BotSpec], *,
+def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec], *,
               time_control: TimeControl = TimeControl(), limits: SandboxLimits = SandboxLimits(),
               sandbox: bool = True, replay_path: str | None = None,
-              progress: Callable[[int, State], None] | None = None,
+              progress: Callable[[int, State], None] | None = None, bot_seed_key: bytes | None = None,
+              capture_output: bool = True, logs_path: str | os.PathLike[str] | None = None,
               _logs: list[list[str]] | None = None) -> MatchResult:
     """Play one match; see the module docstring. `params` are the game's parameters (players defaults to the
     number of bots). Never raises because of a bot; raises SandboxUnavailable if `sandbox` and the host cannot
     sandbox, ValueError for a wrong game, parameters or number of bots. `_logs`, if given, receives one list of
-    lines per seat describing what its bot did (for `arena bot check`)."""
+    lines per seat describing what its bot did (for `arena bot check`). `bot_seed_key` keys the bots' seeds
+    (arena.match.protocol.bot_seed): a fresh secret when None; pass a replay's to make the same bots choose the
+    same again. It never reaches a bot, and is written only into the finished match's replay.
+
+    The bots' own logs (what each printed, by decision, and its annotations: arena.botlogs) are written to
+    `logs_path`, or beside the replay (`botlogs.logs_path(replay_path)`) when only `replay_path` is given.
+    `capture_output=False` keeps only each bot's last output (for measuring what the capture costs)."""
     params = {"players": len(bots), **params}
     g = games.load(game, **params)
     if len(bots) != g.players:
@@ -241,6 +328,7 @@ def run_match(game: str, params: dict, seed: int, bots: list[BotSpec], *,
         sandboxes.check_available()
     tc = time_control
     encoder = Encoder(g)
+    key = bot_seed_key if bot_seed_key is not None else new_bot_seed_key()
 
     seats: list[_Seat] = []
     for i, spec in enumerate(bots):
@@ -249,13 +337,13 @@ def run_match(game: str, params: dict, seed: int, bots: list[BotSpec], *,
             manifest = load_manifest(spec.path)
         except ManifestError as exc:
             problem = str(exc)
-        path = Path(spec.path)
-        sha = package_sha256(path if path.is_dir() else path.parent) if path.exists() else ""
-        name = spec.name or (manifest.name if manifest else path.name)
+        package = Path(spec.path)
+        sha = package_sha256(package if package.is_dir() else package.parent) if package.exists() else ""
+        name = spec.name or (manifest.name if manifest else package.name)
         seat = _Seat(index=i, spec=spec, manifest=manifest, bank_ms=float(tc.bank_ms),
                      result=SeatResult(seat=i, name=name, sha256=sha))
         if problem:
-            seat.fault("startup", problem, None)
+            seat.fault(FaultKind.STARTUP, problem, None)
             seat.disqualify("broken bot package", None)
         seats.append(seat)
     names = [s.result.name for s in seats]
@@ -267,15 +355,19 @@ def run_match(game: str, params: dict, seed: int, bots: list[BotSpec], *,
         for s in seats:
             _launch(s, g, limits, sandbox)
         with ThreadPoolExecutor(max_workers=len(seats)) as pool:
-            list(pool.map(lambda s: _connect(s, encoder, names, seed, tc), seats))
+            list(pool.map(lambda s: _connect(s, encoder, names, seed, tc, key), seats))
         while not state.is_terminal():
             i = len(decisions)
             seat = seats[state.current_player()]
             legal = state.legal_actions()
             choice, ms, fault = None, 0.0, None
-            if not seat.out:
+            forced = tc.auto_single_action and len(legal) == 1
+            if forced:  # not a choice: applied without asking, costs no time, draws no fallback
+                choice = 0
+                seat.result.forced += 1
+            elif not seat.out:
                 before = len(seat.result.faults)
-                choice, ms = _decide(seat, encoder, state, i, legal, tc)
+                choice, ms = _decide(seat, encoder, state, i, legal, tc, capture_output)
                 if len(seat.result.faults) > before:
                     first = seat.result.faults[before]
                     fault = {"kind": first.kind, "message": first.message}
@@ -284,7 +376,7 @@ def run_match(game: str, params: dict, seed: int, bots: list[BotSpec], *,
             action = legal[choice]
             events = state.apply(action)
             decisions.append({"seat": seat.index, "action": str(action), "ms": round(ms, 3), "fault": fault,
-                              "events": events})
+                              "forced": forced, "events": events})
             if progress is not None:
                 progress(i, state)
 
@@ -296,6 +388,9 @@ def run_match(game: str, params: dict, seed: int, bots: list[BotSpec], *,
             s.result.time_ms = round(s.result.time_ms, 3)
         results = [s.result for s in seats]
         live = [s for s in seats if not s.out and s.client is not None]
+        if capture_output:
+            for s in live:
+                s.mark_output("end")
         if live:
             with ThreadPoolExecutor(max_workers=len(live)) as pool:
                 for s in live:
@@ -311,13 +406,20 @@ def run_match(game: str, params: dict, seed: int, bots: list[BotSpec], *,
     path = Path(replay_path) if replay_path else None
     if path is not None:
         replay = replays.build(g, seed, [{"seat": s.index, "name": s.result.name, "sha256": s.result.sha256}
-                                         for s in seats], decisions, result, tc.to_dict())
+                                         for s in seats], decisions, result, tc.to_dict(),
+                                bot_seed_key=key)
         replays.write(path, replay)
         result.replay_path = str(path)
+    if logs_path is None and path is not None:
+        logs_path = botlogs.logs_path(path)
+    if logs_path is not None:
+        botlogs.write(logs_path, botlogs.document([s.logs() for s in seats]))
     return result
 
 
 def _end(seat: _Seat, encoder: Encoder, results: list[SeatResult], state: State) -> None:
+    assert seat.client is not None and seat.process is not None, "only connected seats are told the result"
+    seat.process.thaw()
     try:
         seat.client.call("EndMatch", encoder.end(seat.index, results, state.observation(seat.index)), END_MATCH_S)
     except CallFailed:

@@ -1,23 +1,37 @@
-"""The values a match is made from and ends with. Stable shapes: the platform stores them as they are."""
+"""The values a match is made from and ends with. Stable shapes: the platform stores them as they are.
+
+`MatchResult.to_json()` is the JSON form the platform stores and replays record; `MatchResult.from_json` reads
+it back, typed (fault kinds as `FaultKind`, which compares equal to its stored string).
+
+This module is light (no referee, sandbox or gRPC): the platform and `arena.replay` import it freely."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from typing import Any
 
 
 @dataclass(frozen=True)
 class TimeControl:
-    """Kaggle's actTimeout + overage: each decision may take `decision_ms`; time beyond it is taken from a bank
-    of `bank_ms` for the whole match. A bot must serve within `startup_ms` of being started. A seat that faults
-    more than `max_faults` times, or crashes, is disqualified (ranked last) and the game goes on for the others."""
+    """The referee's terms for the bots of a match. Kaggle's actTimeout + overage: each decision may take
+    `decision_ms`; time beyond it is taken from a bank of `bank_ms` for the whole match. A bot must serve within
+    `startup_ms` of being started. A seat that faults more than `max_faults` times, or crashes, is disqualified
+    (ranked last) and the game goes on for the others.
+
+    `auto_single_action`: a decision with exactly one legal action is a *forced decision*: the referee applies
+    that action without asking the bot (no call, no time charged, no fault possible, not counted in
+    `SeatResult.decisions` but in `SeatResult.forced`); the bot sees its effect in its next observation, and the
+    replay marks the decision `"forced": true`. Off, every decision is asked, as before the option existed."""
 
     decision_ms: int = 1000
     bank_ms: int = 10_000
     startup_ms: int = 10_000
     max_faults: int = 3
+    auto_single_action: bool = True
 
-    def to_dict(self) -> dict[str, int]:
+    def to_dict(self) -> dict[str, int | bool]:
         return asdict(self)
 
 
@@ -29,13 +43,41 @@ class BotSpec:
     name: str | None = None
 
 
+class FaultKind(StrEnum):
+    """What a bot did wrong (the module docstring of `arena.match.referee` says when each is given). The values
+    are what results, replays and the platform's database store."""
+
+    STARTUP = "startup"
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+    ILLEGAL = "illegal"
+    MALFORMED = "malformed"
+    DISQUALIFIED = "disqualified"
+
+
 @dataclass
 class Fault:
-    """Something a bot did wrong. `kind` is one of: startup, timeout, crash, illegal, malformed, disqualified."""
+    """Something a bot did wrong. `kind` is a FaultKind (a plain string naming one is taken as it; any other
+    string raises ValueError)."""
 
-    kind: str
+    kind: FaultKind
     message: str
     decision: int | None = None  # index of the decision in the match, None for faults outside a decision
+    turn: int | None = None  # the viewer's turn number of that decision (decision + 1; arena.botlogs.turn_of)
+
+    def __post_init__(self) -> None:
+        self.kind = FaultKind(self.kind)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "message": self.message, "decision": self.decision,
+                "turn": self.turn if self.turn is not None or self.decision is None else self.decision + 1}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Fault:
+        decision = data.get("decision")
+        return cls(kind=FaultKind(data["kind"]), message=str(data.get("message", "")),
+                   decision=None if decision is None else int(decision),
+                   turn=None if decision is None else int(decision) + 1)
 
 
 @dataclass
@@ -48,7 +90,24 @@ class SeatResult:
     disqualified: bool = False
     faults: list[Fault] = field(default_factory=list)
     time_ms: float = 0.0  # total time the bot took over its decisions
-    decisions: int = 0
+    decisions: int = 0  # decisions the bot was asked
+    forced: int = 0  # decisions with one legal action, applied without asking (TimeControl.auto_single_action)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["faults"] = [f.to_json() for f in self.faults]
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SeatResult:
+        """A seat's result from its JSON form; fields with a default may be missing (results stored before they
+        existed), unknown keys are ignored."""
+        return cls(seat=int(data["seat"]), name=str(data["name"]), sha256=str(data.get("sha256", "")),
+                   score=float(data.get("score", 0.0)), rank=int(data.get("rank", 0)),
+                   disqualified=bool(data.get("disqualified", False)),
+                   faults=[Fault.from_json(f) for f in data.get("faults") or []],
+                   time_ms=float(data.get("time_ms", 0.0)), decisions=int(data.get("decisions", 0)),
+                   forced=int(data.get("forced", 0)))
 
 
 @dataclass
@@ -60,5 +119,18 @@ class MatchResult:
     seats: list[SeatResult]
     replay_path: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form: plain dicts, lists, strings and numbers (fault kinds as their values)."""
+        data = asdict(self)
+        data["seats"] = [s.to_json() for s in self.seats]
+        return data
+
+    to_dict = to_json  # the name it had first
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MatchResult:
+        """A result from its JSON form (`to_json`, or a replay's `result`); raises KeyError, ValueError or
+        TypeError when it is not one."""
+        return cls(game=str(data["game"]), params=dict(data.get("params") or {}), seed=int(data["seed"]),
+                   engine_version=str(data.get("engine_version", "")),
+                   seats=[SeatResult.from_json(s) for s in data["seats"]], replay_path=data.get("replay_path"))

@@ -22,6 +22,9 @@ SANDBOX_SOCKET = "/sock/bot.sock"
 # outer process returns without reaping its own init, leaving a zombie for the host's init to reap (which took
 # ~1-2 s here); tini is reaped by bwrap at once. Without tini, close() waits for the host's init instead.
 TINI = "/usr/bin/tini"
+# Debian's JDK keeps its configuration (conf/security/java.security, without which no JVM starts) under /etc,
+# linked from /usr/lib/jvm: shown read-only where it exists, for Java bots (bots/java). Nothing else of /etc is.
+JDK_CONFIG = ("/etc/java-17-openjdk",)
 MiB = 1024 * 1024
 
 
@@ -61,6 +64,8 @@ def command_line(*, uid: int, limits: SandboxLimits, command: list[str], runtime
         "--proc", "/proc", "--dev", "/dev",
         "--size", str(limits.tmp_mb * MiB), "--tmpfs", "/tmp",
     ]
+    for config in JDK_CONFIG:
+        argv += ["--ro-bind-try", config, config]
     if runtime_dir is not None:
         argv += ["--ro-bind", runtime_dir, "/runtime"]
     argv += [

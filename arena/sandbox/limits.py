@@ -16,5 +16,5 @@ class SandboxLimits:
     file_mb: int = 64           # RLIMIT_FSIZE
     open_files: int = 256       # RLIMIT_NOFILE
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, int | float]:
         return asdict(self)

@@ -1,9 +1,11 @@
 """Starting one bot, watching it, explaining its death, and removing every trace of it.
 
-`launch(..., sandbox=True)` runs the bot under the isolation chain of `arena.sandbox.bwrap` with its own uid,
-cgroups and socket tmpfs; `sandbox=False` runs it as a plain child process (for an author's own bot on their own
-machine) with its socket in a private temporary directory. Either way the bot finds its socket path in
-`ARENA_SOCKET`, and `close()` leaves nothing behind.
+One class per kind of bot process, both `BotProcess`es (what the referee uses):
+- `SandboxedBot` (`launch(..., sandbox=True)`): the isolation chain of `arena.sandbox.bwrap`, with its own uid,
+  cgroups (`arena.sandbox.cgroups`) and socket tmpfs;
+- `PlainBot` (`sandbox=False`, for an author's own bot on their own machine): a plain child process with its
+  socket in a private temporary directory.
+Either way the bot finds its socket path in `ARENA_SOCKET`, and `close()` leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -13,27 +15,29 @@ import logging
 import os
 import shutil
 import signal
-import socket
-import stat
 import subprocess
 import tempfile
 import threading
 import time
 import weakref
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from pathlib import Path
+from typing import ClassVar
 
-from arena.sandbox import bwrap, runtimes, seccomp
+from arena.sandbox import bwrap, endpoint, runtimes, seccomp
 from arena.sandbox.cgroups import BotCgroups
 from arena.sandbox.errors import SandboxUnavailable
 from arena.sandbox.limits import SandboxLimits
-from arena.sandbox.output import OutputTail
 from arena.sandbox.mounts import BotMounts
+from arena.sandbox.output import OutputTail
+from arena.sandbox.reap import kill_until_gone
 from arena.sandbox.uids import UidLease, kill_uid, processes_of_uid, state_dir
 
 SOCKET_NAME = "bot.sock"
 log = logging.getLogger("arena.sandbox")
 
-_SIGNAL_WORDS = {
+_SIGNAL_WORDS: dict[int, str] = {
     signal.SIGKILL: "killed (SIGKILL)",
     signal.SIGSEGV: "crashed with a segmentation fault (SIGSEGV)",
     signal.SIGABRT: "aborted (SIGABRT)",
@@ -46,7 +50,7 @@ _SIGNAL_WORDS = {
 
 TOOLS_DIR = Path("/usr/bin")
 _available: bool = False
-_live: "weakref.WeakSet[BotProcess]" = weakref.WeakSet()
+_live: weakref.WeakSet[BotProcess] = weakref.WeakSet()
 
 
 @atexit.register
@@ -93,7 +97,7 @@ def _probe(advice: str) -> None:
     policy of the host refusing user namespaces to bubblewrap, say) shows here, once per process."""
     with tempfile.TemporaryDirectory(prefix="arena-probe-") as empty:
         os.chmod(empty, 0o755)
-        probe = _launch_sandboxed(Path(empty), ["/usr/bin/true"], None, None, SandboxLimits(), None)
+        probe = SandboxedBot.start(Path(empty), ["/usr/bin/true"], None, None, SandboxLimits(), None)
         try:
             deadline = time.monotonic() + 10
             while probe.poll() is None and time.monotonic() < deadline:
@@ -108,10 +112,11 @@ def _probe(advice: str) -> None:
 
 def launch(bot_dir: Path | str, command: list[str], runtime: str | None, limits: SandboxLimits,
            sandbox: bool = True, env: dict[str, str] | None = None,
-           writable_bot_dir: bool = False) -> "BotProcess":
-    """Start `command` in `bot_dir`. `runtime` is "python", "node", or None/"binary". Raises SandboxUnavailable
-    (sandbox=True on a host that cannot sandbox), runtimes.RuntimeMissing, or FileNotFoundError for a missing
-    folder; a bot that misbehaves once started is never a reason to raise.
+           writable_bot_dir: bool = False) -> BotProcess:
+    """Start `command` in `bot_dir`: a SandboxedBot, or a PlainBot when not `sandbox`. `runtime` is "python",
+    "node", or None/"binary". Raises SandboxUnavailable (sandbox=True on a host that cannot sandbox),
+    runtimes.RuntimeMissing, or FileNotFoundError for a missing folder; a bot that misbehaves once started is
+    never a reason to raise.
 
     `writable_bot_dir=True` (for building a bot, arena.botbuild) binds the folder read-write at /bot and, when
     sandboxed, hands the folder and everything in it over to the bot's uid (chown) so that it can write there:
@@ -129,10 +134,10 @@ def launch(bot_dir: Path | str, command: list[str], runtime: str | None, limits:
         if bot_dir.stat().st_mode & 0o005 != 0o005:
             raise PermissionError(f"bot folder {bot_dir} is not readable by the sandbox's unprivileged uid: make "
                                   "it world-readable (chmod -R a+rX)")
-        if runtime_dir is not None and not runtime_dir.is_dir():
+        if runtime is not None and runtime_dir is not None and not runtime_dir.is_dir():
             raise runtimes.RuntimeMissing(runtime, runtime_dir)
-        return _launch_sandboxed(bot_dir, command, runtime, runtime_dir, limits, env, writable_bot_dir)
-    return _launch_plain(bot_dir, command, runtime, runtime_dir, limits, env)
+        return SandboxedBot.start(bot_dir, command, runtime, runtime_dir, limits, env, writable_bot_dir)
+    return PlainBot.start(bot_dir, command, runtime, runtime_dir, limits, env)
 
 
 def sweep_stale_slots() -> list[int]:
@@ -154,8 +159,9 @@ def sweep_stale_slots() -> list[int]:
             continue  # a live bot (or one being set up)
         clean = False
         try:
-            kill_uid(lease.uid, timeout=1.0)
             cgroups = BotCgroups.from_record(name, state_dir()) or BotCgroups.locate(name)
+            cgroups.thaw()  # a bot its referee left frozen would not die of the kill
+            kill_uid(lease.uid, timeout=1.0)
             cgroups.kill_all(timeout=1.0)
             if cgroups.remove(timeout=1.0):
                 cgroups.drop_record(state_dir())
@@ -169,38 +175,6 @@ def sweep_stale_slots() -> list[int]:
     return swept
 
 
-def _launch_sandboxed(bot_dir: Path, command: list[str], runtime: str | None, runtime_dir: Path | None,
-                      limits: SandboxLimits, env: dict[str, str] | None,
-                      writable_bot_dir: bool = False) -> "BotProcess":
-    sweep_stale_slots()
-    lease = UidLease.acquire()
-    proc = BotProcess(limits=limits, sandboxed=True, lease=lease)
-    try:
-        if writable_bot_dir:
-            _hand_over(bot_dir, lease.uid)
-        mounts = BotMounts(lease.uid)
-        proc._mounts = mounts
-        mounts.mount(bot_dir, runtime_dir)
-        proc.socket_path = str(mounts.socket_dir / SOCKET_NAME)
-        proc._cgroups = BotCgroups.create(str(lease.uid), limits)
-        proc._cgroups.save_record(state_dir())
-        filter_fd = seccomp.program_fd()
-        try:
-            argv = bwrap.command_line(
-                uid=lease.uid, limits=limits, command=command, runtime=runtime, bot_dir=str(mounts.bot_dir),
-                socket_dir=str(mounts.socket_dir), runtime_dir=str(mounts.runtime_dir) if runtime_dir else None,
-                env=env, seccomp_fd=filter_fd, bot_writable=writable_bot_dir)
-            wrapper_env = {"PATH": "/usr/bin:/bin", "ARENA_CGROUP_PROCS": " ".join(proc._cgroups.procs_files())}
-            proc._start(argv, wrapper_env, cwd="/", pass_fds=[filter_fd] if filter_fd is not None else [])
-        finally:
-            if filter_fd is not None:
-                os.close(filter_fd)
-    except BaseException:
-        proc.close()
-        raise
-    return proc
-
-
 def _hand_over(folder: Path, uid: int) -> None:
     """chown `folder` and everything under it (symlinks themselves, never their targets) to `uid`."""
     os.chown(folder, uid, uid)
@@ -209,60 +183,31 @@ def _hand_over(folder: Path, uid: int) -> None:
             os.chown(os.path.join(dirpath, name), uid, uid, follow_symlinks=False)
 
 
-def _launch_plain(bot_dir: Path, command: list[str], runtime: str | None, runtime_dir: Path | None,
-                  limits: SandboxLimits, env: dict[str, str] | None) -> "BotProcess":
-    tmp = Path(tempfile.mkdtemp(prefix="arena-bot-"))
-    proc = BotProcess(limits=limits, sandboxed=False, lease=None)
-    proc._tmpdir = tmp
-    proc.socket_path = str(tmp / SOCKET_NAME)
-    variables = dict(os.environ)
-    if runtime_dir is not None and runtime_dir.is_dir():
-        if runtime == "python":
-            variables["PATH"] = f"{runtime_dir / 'bin'}:{variables.get('PATH', '/usr/bin:/bin')}"
-            variables.pop("PYTHONHOME", None)
-        elif runtime == "node":
-            variables["NODE_PATH"] = str(runtime_dir / "node_modules")
-    variables.update(env or {})
-    variables["ARENA_SOCKET"] = proc.socket_path
-    try:
-        proc._start(command, variables, cwd=str(bot_dir))
-    except BaseException:
-        proc.close()
-        raise
-    return proc
+class BotProcess(ABC):
+    """One running bot: what the referee uses. Thread-safe enough for one referee thread plus `close()` from
+    anywhere. Made by `launch` (a SandboxedBot or a PlainBot)."""
 
-
-class BotProcess:
-    """One running bot. Thread-safe enough for one referee thread plus `close()` from anywhere."""
-
+    sandboxed: ClassVar[bool]
     socket_path: str
+    uid: int | None = None  # the bot's own uid (sandboxed only)
 
-    def __init__(self, *, limits: SandboxLimits, sandboxed: bool, lease: UidLease | None) -> None:
+    def __init__(self, *, limits: SandboxLimits) -> None:
         self.limits = limits
-        self.sandboxed = sandboxed
         self.socket_path = ""
-        self._lease = lease
-        self.uid = lease.uid if lease else None
-        self._cgroups: BotCgroups | None = None
-        self._mounts: BotMounts | None = None
-        self._tmpdir: Path | None = None
-        self._popen: subprocess.Popen | None = None
+        self._pinned: endpoint.PinnedSocket | None = None
+        self._popen: subprocess.Popen[bytes] | None = None
         self._output: OutputTail | None = None
         self._start_error: str | None = None
         self._returncode: int | None = None
         self._stopped_by_referee = False
         self._over_budget: float | None = None  # CPU seconds seen when the budget was found exceeded
-        self._plain_cpu = 0.0
-        self._final_cpu: float | None = None
-        self._final_oom_kills: int | None = None
-        self._uid_clear = False  # close() saw no process of the uid left
         self._close_lock = threading.Lock()
         self.closed = False
         _live.add(self)
 
     # ---- start ---------------------------------------------------------------------------------------------
 
-    def _start(self, argv: list[str], env: dict[str, str], cwd: str, pass_fds: list[int] = ()) -> None:
+    def _start(self, argv: list[str], env: dict[str, str], cwd: str, pass_fds: Sequence[int] = ()) -> None:
         read_fd, write_fd = os.pipe()
         try:
             self._popen = subprocess.Popen(
@@ -281,34 +226,53 @@ class BotProcess:
 
     def wait_for_socket(self, timeout: float) -> bool:
         """Wait until the bot accepts connections on its socket (a connect succeeds, which a bound socket that
-        is not yet listening refuses). False when `timeout` passes or the bot dies first."""
+        is not yet listening refuses), then pin it (`server_address`). False when `timeout` passes or the bot
+        dies first; raises ForeignServer when the socket is not served by the bot's own sandbox (a symbolic
+        link, a server of another uid or outside the bot's cgroup: arena.sandbox.endpoint)."""
         deadline = time.monotonic() + timeout
         delay = 0.0005
         while True:
             if self.poll() is not None:
                 return False
-            if self._socket_accepts():
+            if self._pin_socket():
                 return True
             if time.monotonic() >= deadline:
                 return False
             time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
             delay = min(delay * 1.5, 0.002)  # a bot takes ~100 ms to serve: look often, it costs ~50 µs
 
-    def _socket_accepts(self) -> bool:
-        try:
-            if not stat.S_ISSOCK(os.stat(self.socket_path).st_mode):
-                return False
-        except OSError:
-            return False
-        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        try:
-            probe.settimeout(0.2)
-            probe.connect(self.socket_path)
-            return True
-        except OSError:
-            return False
-        finally:
-            probe.close()
+    def _pin_socket(self) -> bool:
+        if self._pinned is None:
+            directory, name = os.path.split(self.socket_path)
+            self._pinned = self._pin(directory, name)
+        return self._pinned is not None
+
+    @abstractmethod
+    def _pin(self, directory: str, name: str) -> endpoint.PinnedSocket | None:
+        """The bot's socket pinned if it serves, with the checks this kind of bot gets (arena.sandbox.endpoint)."""
+
+    @property
+    def can_freeze(self) -> bool:
+        """Whether `freeze` really stops the bot (sandboxed, on a host with a cgroup freezer)."""
+        return False
+
+    def freeze(self) -> None:
+        """Stop every process of the bot until `thaw` (the referee does it between the bot's decisions, so that
+        it cannot compute on the other seats' time). No-op for a plain bot or a host without a freezer."""
+        return None  # a plain bot runs on (nothing to freeze it with)
+
+    def thaw(self) -> None:
+        """Let the bot run again after `freeze`."""
+        return None
+
+    @property
+    def server_address(self) -> str:
+        """Where to connect to the bot's server (a `/proc/self/fd/<n>` path naming its socket's inode), valid
+        after `wait_for_socket` returned True and until `close()`. Never connect to `socket_path` itself: the
+        bot controls what that name points to."""
+        if self._pinned is None:
+            raise RuntimeError("the bot's socket is not pinned: call wait_for_socket first")
+        return self._pinned.address
 
     def poll(self) -> int | None:
         """The bot's exit code, or None while it runs. A death by signal N is 128 + N (as a shell reports it).
@@ -330,8 +294,6 @@ class BotProcess:
 
     def _record_exit(self, rc: int) -> None:
         if self._returncode is None:
-            if not self.sandboxed:
-                self._plain_cpu = max(self._plain_cpu, self._read_plain_cpu())
             self._returncode = 128 - rc if rc < 0 else rc
 
     def exit_reason(self) -> str | None:
@@ -372,29 +334,12 @@ class BotProcess:
         return f"exited with code {rc}"
 
     def _oom_kills(self) -> int:
-        if self._final_oom_kills is not None:
-            return self._final_oom_kills
-        return self._cgroups.oom_kills() if self._cgroups is not None else 0
+        """How many of the bot's processes the OOM killer killed (known for a sandboxed bot only)."""
+        return 0
 
+    @abstractmethod
     def cpu_seconds(self) -> float:
         """CPU time (user + system) of the bot and all its children since it started."""
-        if self._final_cpu is not None:
-            return self._final_cpu
-        if self._cgroups is not None:
-            return self._cgroups.cpu_seconds()
-        if self._returncode is None:
-            self._plain_cpu = max(self._plain_cpu, self._read_plain_cpu())
-        return self._plain_cpu
-
-    def _read_plain_cpu(self) -> float:
-        if self._popen is None:
-            return 0.0
-        try:
-            fields = Path(f"/proc/{self._popen.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            return 0.0
-        ticks = sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
-        return ticks / os.sysconf("SC_CLK_TCK")
 
     def over_cpu_budget(self) -> bool:
         """True when the bot has used more CPU than `limits.cpu_seconds` allows for the whole match (the
@@ -408,17 +353,23 @@ class BotProcess:
         return self._output.tail(n_bytes) if self._output else ""
 
     @property
+    def output(self) -> OutputTail | None:
+        """What the bot prints, split by decision (`OutputTail.mark`, `segments`, `excerpt`); None if it never
+        started."""
+        return self._output
+
+    @property
     def cgroups(self) -> BotCgroups | None:
         """The bot's cgroups (None when not sandboxed)."""
-        return self._cgroups
+        return None
 
     @property
     def pid(self) -> int | None:
         return self._popen.pid if self._popen else None
 
     def close(self) -> None:
-        """Kill the bot and everything it started, then remove its cgroups and socket directory and release its
-        uid. Idempotent; safe to call at any point, including on a half-started bot."""
+        """Kill the bot and everything it started, then remove every trace of it (its sandbox: cgroups, socket
+        directory, uid). Idempotent; safe to call at any point, including on a half-started bot."""
         with self._close_lock:
             if self.closed:
                 return
@@ -432,60 +383,160 @@ class BotProcess:
                         self._record_exit(self._popen.wait(timeout=10))
                     except subprocess.TimeoutExpired:
                         pass
-                if self._cgroups is not None:
-                    self._cgroups.kill_all()
-                if self.uid is not None:
-                    self._uid_clear = self._wait_for_uid_gone()
+                self._make_sure_all_dead()
                 if self._output is not None:
                     self._output.join(2.0)
             finally:
                 self._remove_traces()
 
+    @abstractmethod
+    def _kill(self) -> None:
+        """Kill the bot and everything it started."""
+
+    def _make_sure_all_dead(self) -> None:
+        """After `_kill` and the wait for the bot's own process: nothing it started may be left."""
+        return None  # a plain bot's process group is all it started
+
+    def _remove_traces(self) -> None:
+        if self._pinned is not None:
+            self._pinned.close()  # it holds the socket's directory busy
+            self._pinned = None
+
+    def _kill_group(self) -> None:
+        """SIGKILL the process group the bot's first process leads."""
+        if self._popen is None:
+            return
+        try:
+            os.killpg(self._popen.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def __enter__(self) -> BotProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        if not getattr(self, "closed", True):
+            try:
+                self.close()
+            except Exception:
+                pass
+
+
+class SandboxedBot(BotProcess):
+    """A bot in its sandbox: its own uid (leased), cgroups, socket tmpfs and binds, under bubblewrap + seccomp."""
+
+    sandboxed = True
+
+    def __init__(self, *, limits: SandboxLimits, lease: UidLease) -> None:
+        super().__init__(limits=limits)
+        self._lease = lease
+        self.uid = lease.uid
+        self._cgroups: BotCgroups | None = None
+        self._mounts: BotMounts | None = None
+        self._final_cpu: float | None = None
+        self._final_oom_kills: int | None = None
+        self._uid_clear = False  # close() saw no process of the uid left
+
+    @classmethod
+    def start(cls, bot_dir: Path, command: list[str], runtime: str | None, runtime_dir: Path | None,
+              limits: SandboxLimits, env: dict[str, str] | None, writable_bot_dir: bool = False) -> SandboxedBot:
+        sweep_stale_slots()
+        proc = cls(limits=limits, lease=UidLease.acquire())
+        try:
+            if writable_bot_dir:
+                _hand_over(bot_dir, proc.uid)
+            mounts = proc._mounts = BotMounts(proc.uid)
+            mounts.mount(bot_dir, runtime_dir)
+            proc.socket_path = str(mounts.socket_dir / SOCKET_NAME)
+            cgroups = proc._cgroups = BotCgroups.create(str(proc.uid), limits)
+            cgroups.save_record(state_dir())
+            filter_fd = seccomp.program_fd()
+            try:
+                argv = bwrap.command_line(
+                    uid=proc.uid, limits=limits, command=command, runtime=runtime, bot_dir=str(mounts.bot_dir),
+                    socket_dir=str(mounts.socket_dir), runtime_dir=str(mounts.runtime_dir) if runtime_dir else None,
+                    env=env, seccomp_fd=filter_fd, bot_writable=writable_bot_dir)
+                wrapper_env = {"PATH": "/usr/bin:/bin", "ARENA_CGROUP_PROCS": " ".join(cgroups.procs_files())}
+                proc._start(argv, wrapper_env, cwd="/", pass_fds=[filter_fd] if filter_fd is not None else [])
+            finally:
+                if filter_fd is not None:
+                    os.close(filter_fd)
+        except BaseException:
+            proc.close()
+            raise
+        return proc
+
+    uid: int
+
+    def _pin(self, directory: str, name: str) -> endpoint.PinnedSocket | None:
+        cgroups = self._cgroups
+        return endpoint.pin(directory, name, uid=self.uid,
+                            in_cgroup=lambda pid: cgroups is not None and pid in cgroups.pids())
+
+    @property
+    def can_freeze(self) -> bool:
+        return self._cgroups is not None and self._cgroups.can_freeze
+
+    def freeze(self) -> None:
+        if self._cgroups is not None and not self.closed:
+            self._cgroups.freeze()
+
+    def thaw(self) -> None:
+        if self._cgroups is not None:
+            self._cgroups.thaw()
+
+    @property
+    def cgroups(self) -> BotCgroups | None:
+        return self._cgroups
+
+    def _oom_kills(self) -> int:
+        if self._final_oom_kills is not None:
+            return self._final_oom_kills
+        return self._cgroups.oom_kills() if self._cgroups is not None else 0
+
+    def cpu_seconds(self) -> float:
+        if self._final_cpu is not None:
+            return self._final_cpu
+        return self._cgroups.cpu_seconds() if self._cgroups is not None else 0.0
+
+    def _kill(self) -> None:
+        """SIGKILL every process in the bot's cgroups except the outer bwrap, which then reaps the sandbox's
+        pid 1 (whose death takes the pid namespace down) and exits; killing bwrap first would leave the zombies
+        to the host's init, which may reap them late."""
+        popen, cgroups = self._popen, self._cgroups
+        if popen is None:
+            return
+        wrapper = popen.pid
+        if cgroups is not None:
+            cgroups.thaw()  # a frozen process does not die until thawed (cgroup v1)
+            # until bwrap exits; nothing inside yet means the wrapper is still before bwrap (dash, setpriv)
+            kill_until_gone(lambda: [pid for pid in cgroups.pids() if pid != wrapper], timeout=2.0, pause=0.002,
+                            done=lambda: popen.poll() is not None)
+            try:
+                popen.wait(timeout=0.5)
+            except subprocess.TimeoutExpired:
+                pass
+        self._kill_group()
+        if cgroups is not None:
+            cgroups.kill_all()
+
+    def _make_sure_all_dead(self) -> None:
+        if self._cgroups is not None:
+            self._cgroups.kill_all()
+        self._uid_clear = self._wait_for_uid_gone()
+
     def _wait_for_uid_gone(self, timeout: float = 3.0) -> bool:
         """Make sure no process of the bot's uid is left, not even a zombie: the cgroups hold every descendant,
         but without tini as the sandbox's pid 1, a bot that exits by itself leaves bwrap's own init as a zombie
-        for the host's init to reap in its own time (up to ~1-2 s here). One /proc scan when all is well."""
-        deadline = time.monotonic() + timeout
-        while True:
-            if not processes_of_uid(self.uid, zombies=True):
-                return True
-            if time.monotonic() > deadline:
-                return False
-            kill_uid(self.uid, timeout=0.5)  # zombies ignore it; anything alive (it should not be) dies
-            time.sleep(0.01)
-
-    def _kill(self) -> None:
-        """Kill the bot and everything it started. Sandboxed: SIGKILL every process in the bot's cgroups except
-        the outer bwrap, which then reaps the sandbox's pid 1 (whose death takes the pid namespace down) and
-        exits; killing bwrap first would leave the zombies to the host's init, which may reap them late.
-        Plain: SIGKILL the bot's process group."""
-        if self._popen is None:
-            return
-        wrapper = self._popen.pid
-        if self._cgroups is not None:
-            deadline = time.monotonic() + 2.0
-            while self._popen.poll() is None and time.monotonic() < deadline:
-                inside = [pid for pid in self._cgroups.pids() if pid != wrapper]
-                if not inside:
-                    break  # the wrapper is still before bwrap (dash, setpriv) or bwrap is exiting
-                for pid in inside:
-                    try:
-                        os.kill(pid, signal.SIGKILL)
-                    except ProcessLookupError:
-                        pass
-                time.sleep(0.002)
-            try:
-                self._popen.wait(timeout=0.5)
-            except subprocess.TimeoutExpired:
-                pass
-        try:
-            os.killpg(wrapper, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        if self._cgroups is not None:
-            self._cgroups.kill_all()
+        for the host's init to reap in its own time (up to ~1-2 s here). One /proc scan when all is well.
+        Zombies ignore the kill; anything alive (it should not be) dies of it."""
+        return kill_until_gone(lambda: processes_of_uid(self.uid, zombies=True), timeout, pause=0.01)
 
     def _remove_traces(self) -> None:
+        super()._remove_traces()
         errors: list[str] = []
         if self._cgroups is not None:
             # the cgroups, and their counts, are about to go
@@ -503,27 +554,76 @@ class BotProcess:
                 self._mounts.unmount_all()
             except OSError as exc:
                 errors.append(str(exc))
-        if self._tmpdir is not None:
-            shutil.rmtree(self._tmpdir, ignore_errors=True)
-        if self._lease is not None:
-            if self.uid is not None and not self._uid_clear and processes_of_uid(self.uid, zombies=True):
-                errors.append(f"processes of uid {self.uid} survived")
-            # the next holder of the uid scans for (and kills) survivors unless the lease was left clean
-            self._lease.release(clean=not errors)
+        if not self._uid_clear and processes_of_uid(self.uid, zombies=True):
+            errors.append(f"processes of uid {self.uid} survived")
+        # the next holder of the uid scans for (and kills) survivors unless the lease was left clean
+        self._lease.release(clean=not errors)
         if errors:
             # a host problem (nothing a bot can cause once its processes are dead): said loudly, but a match
             # result is never lost for it; the next holder of the uid cleans up again before using it
             log.error("could not clean up bot sandbox of uid %s completely: %s", self.uid, "; ".join(errors))
 
-    def __enter__(self) -> "BotProcess":
-        return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+class PlainBot(BotProcess):
+    """An author's own bot run as a plain child process, in its own process group (`--no-sandbox`)."""
 
-    def __del__(self) -> None:
-        if not getattr(self, "closed", True):
-            try:
-                self.close()
-            except Exception:
-                pass
+    sandboxed = False
+
+    def __init__(self, *, limits: SandboxLimits, tmpdir: Path) -> None:
+        super().__init__(limits=limits)
+        self._tmpdir = tmpdir
+        self._cpu = 0.0
+
+    @classmethod
+    def start(cls, bot_dir: Path, command: list[str], runtime: str | None, runtime_dir: Path | None,
+              limits: SandboxLimits, env: dict[str, str] | None) -> PlainBot:
+        tmp = Path(tempfile.mkdtemp(prefix="arena-bot-"))
+        proc = cls(limits=limits, tmpdir=tmp)
+        proc.socket_path = str(tmp / SOCKET_NAME)
+        variables = dict(os.environ)
+        if runtime_dir is not None and runtime_dir.is_dir():
+            if runtime == "python":
+                variables["PATH"] = f"{runtime_dir / 'bin'}:{variables.get('PATH', '/usr/bin:/bin')}"
+                variables.pop("PYTHONHOME", None)
+            elif runtime == "node":
+                variables["NODE_PATH"] = str(runtime_dir / "node_modules")
+        variables.update(env or {})
+        variables["ARENA_SOCKET"] = proc.socket_path
+        try:
+            proc._start(command, variables, cwd=str(bot_dir))
+        except BaseException:
+            proc.close()
+            raise
+        return proc
+
+    def _pin(self, directory: str, name: str) -> endpoint.PinnedSocket | None:
+        # the author's own bot, in the referee's private directory: only links are refused
+        return endpoint.pin(directory, name, uid=None, in_cgroup=None)
+
+    def _record_exit(self, rc: int) -> None:
+        if self._returncode is None:
+            self._cpu = max(self._cpu, self._read_cpu())  # /proc forgets it once the bot is reaped
+        super()._record_exit(rc)
+
+    def cpu_seconds(self) -> float:
+        if self._returncode is None:
+            self._cpu = max(self._cpu, self._read_cpu())
+        return self._cpu
+
+    def _read_cpu(self) -> float:
+        if self._popen is None:
+            return 0.0
+        try:
+            fields = Path(f"/proc/{self._popen.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return 0.0
+        ticks = sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+        return ticks / os.sysconf("SC_CLK_TCK")
+
+    def _kill(self) -> None:
+        """SIGKILL the bot's process group."""
+        self._kill_group()
+
+    def _remove_traces(self) -> None:
+        super()._remove_traces()
+        shutil.rmtree(self._tmpdir, ignore_errors=True)

@@ -65,7 +65,7 @@ class UidLease:
         self._fd: int | None = fd
 
     @classmethod
-    def acquire(cls) -> "UidLease":
+    def acquire(cls) -> UidLease:
         """Lease a uid no live holder has, killing whatever a dead holder of it left running."""
         # start at a different place in each process so concurrent workers rarely contend for the same lock
         start = os.getpid() % UID_COUNT
@@ -85,7 +85,7 @@ class UidLease:
         raise SandboxUnavailable(f"all {UID_COUNT} sandbox uids from {UID_BASE} are in use")
 
     @classmethod
-    def try_take(cls, uid: int) -> "UidLease | None":
+    def try_take(cls, uid: int) -> UidLease | None:
         """The lease on `uid` if nobody holds it now (no waiting), else None. Nothing is checked or cleaned."""
         locks = state_dir() / "uids"
         locks.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -103,11 +103,8 @@ class UidLease:
         return self._fd is not None and os.pread(self._fd, len(CLEAN), 0) == CLEAN
 
     def mark_in_use(self) -> None:
+        assert self._fd is not None, "the lease was released"
         os.pwrite(self._fd, IN_USE, 0)  # if we die holding it, the next holder must scan
-
-    @property
-    def held(self) -> bool:
-        return self._fd is not None
 
     def release(self, clean: bool = False) -> None:
         """Give the uid back. `clean`: the holder has checked that no process of the uid is left, so the next

@@ -26,13 +26,14 @@ from arena.v1 import minos_pb2 as arena_dot_v1_dot_minos__pb2
 from arena.v1 import thebes_pb2 as arena_dot_v1_dot_thebes__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14\x61rena/v1/arena.proto\x12\x08\x61rena.v1\x1a\x14\x61rena/v1/minos.proto\x1a\x15\x61rena/v1/thebes.proto\"[\n\x0bTimeControl\x12\x13\n\x0b\x64\x65\x63ision_ms\x18\x01 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x02 \x01(\r\x12\x12\n\nstartup_ms\x18\x03 \x01(\r\x12\x12\n\nmax_faults\x18\x04 \x01(\r\"$\n\x06Player\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04name\x18\x02 \x01(\t\"\xe7\x01\n\x11StartMatchRequest\x12\x10\n\x08protocol\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x13\n\x0bparams_json\x18\x03 \x01(\t\x12\x0c\n\x04seat\x18\x04 \x01(\r\x12!\n\x07players\x18\x05 \x03(\x0b\x32\x10.arena.v1.Player\x12+\n\x0ctime_control\x18\x06 \x01(\x0b\x32\x15.arena.v1.TimeControl\x12\x16\n\x0e\x65ngine_version\x18\x07 \x01(\t\x12\x15\n\rarena_version\x18\x08 \x01(\t\x12\x10\n\x08\x62ot_seed\x18\t \x01(\x04\"\x14\n\x12StartMatchResponse\"0\n\x08TimeLeft\x12\x13\n\x0b\x64\x65\x63ision_ms\x18\x01 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x02 \x01(\r\"\x86\x01\n\x0bLegalAction\x12\r\n\x05index\x18\x01 \x01(\r\x12\x0c\n\x04text\x18\x02 \x01(\t\x12(\n\x06thebes\x18\n \x01(\x0b\x32\x16.arena.v1.ThebesActionH\x00\x12&\n\x05minos\x18\x0b \x01(\x0b\x32\x15.arena.v1.MinosActionH\x00\x42\x08\n\x06\x61\x63tion\"\xef\x01\n\rDecideRequest\x12\x10\n\x08\x64\x65\x63ision\x18\x01 \x01(\r\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12,\n\rlegal_actions\x18\x03 \x03(\x0b\x32\x15.arena.v1.LegalAction\x12%\n\ttime_left\x18\x04 \x01(\x0b\x32\x12.arena.v1.TimeLeft\x12-\n\x06thebes\x18\n \x01(\x0b\x32\x1b.arena.v1.ThebesObservationH\x00\x12+\n\x05minos\x18\x0b \x01(\x0b\x32\x1a.arena.v1.MinosObservationH\x00\x42\r\n\x0bobservation\";\n\x0e\x44\x65\x63ideResponse\x12\x0f\n\x05index\x18\x01 \x01(\rH\x00\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x42\x08\n\x06\x63hoice\"l\n\x0bSeatOutcome\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05score\x18\x03 \x01(\x01\x12\x0c\n\x04rank\x18\x04 \x01(\r\x12\x14\n\x0c\x64isqualified\x18\x05 \x01(\x08\x12\x0e\n\x06\x66\x61ults\x18\x06 \x01(\r\"\xb0\x01\n\x0f\x45ndMatchRequest\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12$\n\x05seats\x18\x02 \x03(\x0b\x32\x15.arena.v1.SeatOutcome\x12-\n\x06thebes\x18\n \x01(\x0b\x32\x1b.arena.v1.ThebesObservationH\x00\x12+\n\x05minos\x18\x0b \x01(\x0b\x32\x1a.arena.v1.MinosObservationH\x00\x42\r\n\x0bobservation\"\x12\n\x10\x45ndMatchResponse2\xce\x01\n\x03\x42ot\x12G\n\nStartMatch\x12\x1b.arena.v1.StartMatchRequest\x1a\x1c.arena.v1.StartMatchResponse\x12;\n\x06\x44\x65\x63ide\x12\x17.arena.v1.DecideRequest\x1a\x18.arena.v1.DecideResponse\x12\x41\n\x08\x45ndMatch\x12\x19.arena.v1.EndMatchRequest\x1a\x1a.arena.v1.EndMatchResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14\x61rena/v1/arena.proto\x12\x08\x61rena.v1\x1a\x14\x61rena/v1/minos.proto\x1a\x15\x61rena/v1/thebes.proto\"[\n\x0bTimeControl\x12\x13\n\x0b\x64\x65\x63ision_ms\x18\x01 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x02 \x01(\r\x12\x12\n\nstartup_ms\x18\x03 \x01(\r\x12\x12\n\nmax_faults\x18\x04 \x01(\r\"$\n\x06Player\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04name\x18\x02 \x01(\t\"\xe7\x01\n\x11StartMatchRequest\x12\x10\n\x08protocol\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x13\n\x0bparams_json\x18\x03 \x01(\t\x12\x0c\n\x04seat\x18\x04 \x01(\r\x12!\n\x07players\x18\x05 \x03(\x0b\x32\x10.arena.v1.Player\x12+\n\x0ctime_control\x18\x06 \x01(\x0b\x32\x15.arena.v1.TimeControl\x12\x16\n\x0e\x65ngine_version\x18\x07 \x01(\t\x12\x15\n\rarena_version\x18\x08 \x01(\t\x12\x10\n\x08\x62ot_seed\x18\t \x01(\x04\"\x14\n\x12StartMatchResponse\"0\n\x08TimeLeft\x12\x13\n\x0b\x64\x65\x63ision_ms\x18\x01 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x02 \x01(\r\"\x86\x01\n\x0bLegalAction\x12\r\n\x05index\x18\x01 \x01(\r\x12\x0c\n\x04text\x18\x02 \x01(\t\x12(\n\x06thebes\x18\n \x01(\x0b\x32\x16.arena.v1.ThebesActionH\x00\x12&\n\x05minos\x18\x0b \x01(\x0b\x32\x15.arena.v1.MinosActionH\x00\x42\x08\n\x06\x61\x63tion\"\xef\x01\n\rDecideRequest\x12\x10\n\x08\x64\x65\x63ision\x18\x01 \x01(\r\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12,\n\rlegal_actions\x18\x03 \x03(\x0b\x32\x15.arena.v1.LegalAction\x12%\n\ttime_left\x18\x04 \x01(\x0b\x32\x12.arena.v1.TimeLeft\x12-\n\x06thebes\x18\n \x01(\x0b\x32\x1b.arena.v1.ThebesObservationH\x00\x12+\n\x05minos\x18\x0b \x01(\x0b\x32\x1a.arena.v1.MinosObservationH\x00\x42\r\n\x0bobservation\"O\n\x0e\x44\x65\x63ideResponse\x12\x0f\n\x05index\x18\x01 \x01(\rH\x00\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x12\x12\n\nannotation\x18\x03 \x01(\tB\x08\n\x06\x63hoice\"l\n\x0bSeatOutcome\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05score\x18\x03 \x01(\x01\x12\x0c\n\x04rank\x18\x04 \x01(\r\x12\x14\n\x0c\x64isqualified\x18\x05 \x01(\x08\x12\x0e\n\x06\x66\x61ults\x18\x06 \x01(\r\"\xb0\x01\n\x0f\x45ndMatchRequest\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12$\n\x05seats\x18\x02 \x03(\x0b\x32\x15.arena.v1.SeatOutcome\x12-\n\x06thebes\x18\n \x01(\x0b\x32\x1b.arena.v1.ThebesObservationH\x00\x12+\n\x05minos\x18\x0b \x01(\x0b\x32\x1a.arena.v1.MinosObservationH\x00\x42\r\n\x0bobservation\"\x12\n\x10\x45ndMatchResponse2\xce\x01\n\x03\x42ot\x12G\n\nStartMatch\x12\x1b.arena.v1.StartMatchRequest\x1a\x1c.arena.v1.StartMatchResponse\x12;\n\x06\x44\x65\x63ide\x12\x17.arena.v1.DecideRequest\x1a\x18.arena.v1.DecideResponse\x12\x41\n\x08\x45ndMatch\x12\x19.arena.v1.EndMatchRequest\x1a\x1a.arena.v1.EndMatchResponseB\x1e\n\x08\x61rena.v1P\x01Z\x10\x61rena/v1;arenav1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.v1.arena_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
-  DESCRIPTOR._loaded_options = None
+  _globals['DESCRIPTOR']._loaded_options = None
+  _globals['DESCRIPTOR']._serialized_options = b'\n\010arena.v1P\001Z\020arena/v1;arenav1'
   _globals['_TIMECONTROL']._serialized_start=79
   _globals['_TIMECONTROL']._serialized_end=170
   _globals['_PLAYER']._serialized_start=172
@@ -48,13 +49,13 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_DECIDEREQUEST']._serialized_start=654
   _globals['_DECIDEREQUEST']._serialized_end=893
   _globals['_DECIDERESPONSE']._serialized_start=895
-  _globals['_DECIDERESPONSE']._serialized_end=954
-  _globals['_SEATOUTCOME']._serialized_start=956
-  _globals['_SEATOUTCOME']._serialized_end=1064
-  _globals['_ENDMATCHREQUEST']._serialized_start=1067
-  _globals['_ENDMATCHREQUEST']._serialized_end=1243
-  _globals['_ENDMATCHRESPONSE']._serialized_start=1245
-  _globals['_ENDMATCHRESPONSE']._serialized_end=1263
-  _globals['_BOT']._serialized_start=1266
-  _globals['_BOT']._serialized_end=1472
+  _globals['_DECIDERESPONSE']._serialized_end=974
+  _globals['_SEATOUTCOME']._serialized_start=976
+  _globals['_SEATOUTCOME']._serialized_end=1084
+  _globals['_ENDMATCHREQUEST']._serialized_start=1087
+  _globals['_ENDMATCHREQUEST']._serialized_end=1263
+  _globals['_ENDMATCHRESPONSE']._serialized_start=1265
+  _globals['_ENDMATCHRESPONSE']._serialized_end=1283
+  _globals['_BOT']._serialized_start=1286
+  _globals['_BOT']._serialized_end=1492
 # @@protoc_insertion_point(module_scope)

@@ -91,12 +91,14 @@ class DecideRequest(_message.Message):
     def __init__(self, decision: _Optional[int] = ..., seat: _Optional[int] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ..., time_left: _Optional[_Union[TimeLeft, _Mapping]] = ..., thebes: _Optional[_Union[_thebes_pb2.ThebesObservation, _Mapping]] = ..., minos: _Optional[_Union[_minos_pb2.MinosObservation, _Mapping]] = ...) -> None: ...
 
 class DecideResponse(_message.Message):
-    __slots__ = ("index", "text")
+    __slots__ = ("index", "text", "annotation")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
+    ANNOTATION_FIELD_NUMBER: _ClassVar[int]
     index: int
     text: str
-    def __init__(self, index: _Optional[int] = ..., text: _Optional[str] = ...) -> None: ...
+    annotation: str
+    def __init__(self, index: _Optional[int] = ..., text: _Optional[str] = ..., annotation: _Optional[str] = ...) -> None: ...
 
 class SeatOutcome(_message.Message):
     __slots__ = ("seat", "name", "score", "rank", "disqualified", "faults")

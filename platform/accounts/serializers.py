@@ -7,6 +7,8 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
+from accounts.names import impersonation, protected_names
+
 User = get_user_model()
 
 
@@ -19,13 +21,15 @@ class SignupSerializer(serializers.Serializer):
     def validate_username(self, value: str) -> str:
         if User.objects.filter(username__iexact=value).exists():
             raise serializers.ValidationError("this username is taken")
+        if reason := impersonation(value, protected_names()):
+            raise serializers.ValidationError(reason)
         return value
 
     def validate(self, attrs):
         try:
             validate_password(attrs["password"], User(username=attrs["username"]))
         except DjangoValidationError as exc:
-            raise serializers.ValidationError({"password": list(exc.messages)})
+            raise serializers.ValidationError({"password": list(exc.messages)}) from None
         return attrs
 
 

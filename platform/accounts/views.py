@@ -1,19 +1,21 @@
 """Sign-up, log-in (an API token for a username and password) and the current account.
 
+Tokens are stored hashed (`accounts.tokens`): the key is in the response of sign-up and log-in and nowhere
+else. Each log-in makes a new token (the newest `MAX_TOKENS_PER_USER` work). Failed log-ins count towards
+django-axes' lock-out like the web and admin forms'; sign-up and log-in are also limited per client address.
 Staff accounts are made in the Django admin (`manage.py up` creates the first one)."""
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
+from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth.signals import user_logged_in
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import generics, permissions, status
-from rest_framework.authtoken.models import Token
-from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework import exceptions, generics, permissions, serializers, status
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 
 from accounts import serializers as s
+from accounts import throttles, tokens
 
 
 class SignupView(generics.GenericAPIView):
@@ -21,8 +23,7 @@ class SignupView(generics.GenericAPIView):
 
     serializer_class = s.SignupSerializer
     permission_classes = [permissions.AllowAny]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "signup"
+    throttle_classes = throttles.SIGNUP
 
     @extend_schema(responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
@@ -30,13 +31,37 @@ class SignupView(generics.GenericAPIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         user = get_user_model().objects.create_user(data["username"], data.get("email", ""), data["password"])
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"id": user.pk, "username": user.username, "token": token.key},
+        return Response({"id": user.pk, "username": user.username, "token": tokens.issue(user)},
                         status=status.HTTP_201_CREATED)
 
 
-class LoginView(ObtainAuthToken):
-    """Exchange username and password for the account's API token (send it as `Authorization: Token …`)."""
+class LoginSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, trim_whitespace=False, write_only=True)
+
+
+class LoginView(generics.GenericAPIView):
+    """Exchange username and password for a new API token (send it as `Authorization: Token …`). Too many
+    failures from one address for one username lock that pair out for a while (429)."""
+
+    serializer_class = LoginSerializer
+    permission_classes = [permissions.AllowAny]
+    authentication_classes = []  # a stale token in the header must not stop a log-in
+    throttle_classes = throttles.LOGIN
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def post(self, request):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        # The plain Django request: django-axes records the attempt (and a lock-out) on it, and its middleware
+        # turns a lock-out into a 429 whatever this view answers.
+        user = authenticate(request._request, username=serializer.validated_data["username"],
+                            password=serializer.validated_data["password"])
+        if user is None:
+            raise exceptions.ValidationError({"non_field_errors": ["Unable to log in with provided credentials."]})
+        # No session is made, but this is a log-in: axes resets the failure count, Django sets last_login.
+        user_logged_in.send(sender=user.__class__, request=request._request, user=user)
+        return Response({"token": tokens.issue(user)})
 
 
 class MeView(generics.RetrieveAPIView):

@@ -6,7 +6,8 @@ which would otherwise surface as 500. Malformed ids in filters are validated whe
 
 from __future__ import annotations
 
-from django.core.exceptions import ObjectDoesNotExist, ValidationError as DjangoValidationError
+from django.core.exceptions import ObjectDoesNotExist
+from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import exceptions
 from rest_framework.views import exception_handler as drf_exception_handler
 

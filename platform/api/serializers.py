@@ -6,9 +6,12 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from rest_framework import serializers
 
+from accounts.names import impersonation, protected_names
 from botregistry.models import Bot, BotVersion
+from botregistry.services import set_active_version
 from ladders.models import Ladder, Rating
 from matches.models import Match, Participant
+from matches.seeds import visible_seed
 
 User = get_user_model()
 
@@ -65,7 +68,7 @@ class BotSerializer(serializers.ModelSerializer):
     class Meta:
         model = Bot
         fields = ["id", "name", "game", "description", "owner", "builtin", "active_version", "status",
-                  "created_at"]
+                  "public_annotations", "created_at"]
         read_only_fields = ["builtin", "created_at"]
 
     def __init__(self, *args, **kwargs):
@@ -76,6 +79,8 @@ class BotSerializer(serializers.ModelSerializer):
         if not value.strip():
             raise serializers.ValidationError("a bot needs a name")
         request = self.context["request"]
+        if not request.user.is_staff and (reason := impersonation(value, protected_names())):
+            raise serializers.ValidationError(reason)
         taken = Bot.objects.filter(owner=request.user, name=value)
         if self.instance is not None:
             taken = taken.exclude(pk=self.instance.pk)
@@ -106,7 +111,7 @@ class BotUpdateSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Bot
-        fields = ["description", "active_version"]
+        fields = ["description", "active_version", "public_annotations"]
 
     def validate_active_version(self, version: BotVersion) -> BotVersion:
         if version.bot_id != self.instance.pk:
@@ -116,8 +121,6 @@ class BotUpdateSerializer(serializers.ModelSerializer):
         return version
 
     def update(self, bot: Bot, validated: dict) -> Bot:
-        from botregistry.services import set_active_version
-
         version = validated.pop("active_version", None)
         bot = super().update(bot, validated)
         if version is not None:
@@ -148,14 +151,28 @@ class LeaderboardEntrySerializer(serializers.ModelSerializer):
     builtin = serializers.BooleanField(source="bot.builtin", read_only=True)
     version = serializers.IntegerField(source="bot.active_version.number", read_only=True, allow_null=True,
                                        default=None)
-    elo = serializers.SerializerMethodField()
+    rating = serializers.SerializerMethodField(
+        help_text="The leaderboard rating: maximum-likelihood fit over all of the ladder's rated games, Elo "
+                  "scale, the ladder's average bot at 1500 (refitted about every minute).")
+    rating_low = serializers.SerializerMethodField(help_text="95% interval of `rating`; null before its first fit.")
+    rating_high = serializers.SerializerMethodField(help_text="95% interval of `rating`; null before its first fit.")
+    elo = serializers.SerializerMethodField(help_text="Incremental Elo (moved by each match; no interval).")
     ordinal = serializers.FloatField(read_only=True, help_text="OpenSkill's μ − 3σ.")
     provisional = serializers.BooleanField(read_only=True)
 
     class Meta:
         model = Rating
-        fields = ["position", "bot", "bot_name", "owner", "builtin", "version", "elo", "mu", "sigma", "ordinal",
-                  "games", "wins", "provisional", "last_played_at"]
+        fields = ["position", "bot", "bot_name", "owner", "builtin", "version", "rating", "rating_low",
+                  "rating_high", "elo", "mu", "sigma", "ordinal", "games", "wins", "provisional", "last_played_at"]
+
+    def get_rating(self, rating: Rating) -> float:
+        return round(rating.rating, 1)
+
+    def get_rating_low(self, rating: Rating) -> float | None:
+        return None if rating.rating_interval is None else round(rating.rating - rating.rating_interval, 1)
+
+    def get_rating_high(self, rating: Rating) -> float | None:
+        return None if rating.rating_interval is None else round(rating.rating + rating.rating_interval, 1)
 
     def get_elo(self, rating: Rating) -> float:
         return round(rating.elo, 1)
@@ -173,11 +190,18 @@ class ParticipantBriefSerializer(serializers.ModelSerializer):
 class ParticipantSerializer(ParticipantBriefSerializer):
     owner = serializers.CharField(source="bot.owner.username", read_only=True)
     elo_change = serializers.FloatField(read_only=True, allow_null=True)
+    faults = serializers.SerializerMethodField(
+        help_text="[{kind, message, decision, turn}]: `turn` is the replay viewer's turn (decision + 1; null for a "
+                  "fault outside a decision, e.g. at start-up).")
 
     class Meta(ParticipantBriefSerializer.Meta):
         fields = ParticipantBriefSerializer.Meta.fields + [
             "owner", "faults", "time_ms", "decisions", "elo_before", "elo_after", "elo_change", "mu_before",
             "mu_after", "sigma_before", "sigma_after"]
+
+    def get_faults(self, p: Participant) -> list[dict]:
+        return [{**f, "turn": f.get("turn", f["decision"] + 1 if f.get("decision") is not None else None)}
+                for f in p.faults or []]
 
 
 class MatchSerializer(serializers.ModelSerializer):
@@ -194,14 +218,27 @@ class MatchDetailSerializer(MatchSerializer):
     requested_by = serializers.CharField(source="requested_by.username", read_only=True, allow_null=True,
                                          default=None)
     replay_url = serializers.SerializerMethodField()
+    logs_url = serializers.SerializerMethodField(
+        help_text="The bots' own logs by turn (what you may see of them: your bots' output and annotations, "
+                  "public annotations of others).")
+    seed = serializers.SerializerMethodField(
+        help_text="The match's seed: null until the match and every match sharing its seed (a duplicate set, a "
+                  "version-test pair) are over; staff always see it.")
 
     class Meta(MatchSerializer.Meta):
         fields = MatchSerializer.Meta.fields + [
             "params", "seed", "time_control", "status_reason", "attempts", "started_at", "engine_version",
-            "requested_by", "replay_url"]
+            "requested_by", "replay_url", "logs_url"]
 
     def get_replay_url(self, match: Match) -> str | None:
         return reverse("api:match-replay", kwargs={"pk": match.pk}) if match.replay_path else None
+
+    def get_logs_url(self, match: Match) -> str | None:
+        return reverse("api:match-logs", kwargs={"pk": match.pk}) if match.replay_path else None
+
+    def get_seed(self, match: Match) -> int | None:
+        request = self.context.get("request")
+        return visible_seed(match, getattr(request, "user", None))
 
 
 class ChallengeSerializer(serializers.Serializer):

@@ -3,29 +3,26 @@ only a bot's owner changes it. Every list is paginated; every client mistake is 
 
 from __future__ import annotations
 
-import random
-from datetime import timedelta
-
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.db.models import F, Prefetch, Window
 from django.db.models.functions import RowNumber
 from django.http import FileResponse
-from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, mixins, parsers, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from accounts import throttles
 from api import serializers as s
 from api.permissions import IsOwnerOrReadOnly
 from botregistry.models import Bot, BotVersion
-from botregistry.services import UploadRejected, create_version
+from botregistry.services import RevalidateRefused, UploadRejected, create_version, revalidate
 from ladders.models import Ladder, Rating
+from matches import botlogs
 from matches.models import Match, Participant
-from matches.services import create_match
+from matches.seeds import is_staff, seed_is_public
+from matchmaking import challenges
 
 ID = r"[0-9]{1,18}"  # non-numeric or absurd ids are a 404, not a database error
 
@@ -34,9 +31,19 @@ def int_param(request, name: str) -> int | None:
     raw = request.query_params.get(name)
     if raw in (None, ""):
         return None
-    if not raw.isdigit() or len(raw) > 18:
-        raise exceptions.ValidationError({name: f"must be a whole number, not {raw!r}"})
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 18:  # "²".isdigit() is True; 19+ digits overflow
+        raise exceptions.ValidationError({name: f"must be a whole number, not {raw[:40]!r}"})
     return int(raw)
+
+
+def str_param(request, name: str, max_length: int = 150) -> str | None:
+    """A text filter: None when absent; a 400 for a NUL byte (PostgreSQL cannot compare one) or absurd length."""
+    raw = request.query_params.get(name)
+    if raw in (None, ""):
+        return None
+    if "\x00" in raw or len(raw) > max_length:
+        raise exceptions.ValidationError({name: f"must be at most {max_length} characters, without NUL bytes"})
+    return raw
 
 
 @extend_schema(parameters=[
@@ -54,15 +61,20 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
     def get_queryset(self):
         qs = Bot.objects.select_related("owner", "active_version").order_by("id")
         params = self.request.query_params
-        if params.get("game"):
-            qs = qs.filter(game=params["game"])
-        if params.get("owner"):
-            qs = qs.filter(owner__username=params["owner"])
+        if game := str_param(self.request, "game"):
+            qs = qs.filter(game=game)
+        if owner := str_param(self.request, "owner"):
+            qs = qs.filter(owner__username=owner)
         if params.get("mine") in ("1", "true") and self.request.user.is_authenticated:
             qs = qs.filter(owner=self.request.user)
         if self.action == "retrieve":
             qs = qs.prefetch_related(Prefetch("ratings", Rating.objects.select_related("ladder")))
         return qs
+
+    def get_throttles(self):
+        if self.action == "versions" and self.request.method == "POST":
+            return [t() for t in throttles.UPLOAD]  # per user and per address: accounts.throttles
+        return super().get_throttles()
 
     def get_serializer_class(self):
         if self.action in ("update", "partial_update"):
@@ -117,6 +129,22 @@ class VersionViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = BotVersion.objects.select_related("bot").order_by("id")
     lookup_value_regex = ID
 
+    @extend_schema(request=None, responses={202: s.VersionSerializer})
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def revalidate(self, request, pk=None):
+        """POST (owner): validate this version again as it is, when it failed for a transient reason (its build
+        timed out: the bot's build cache kept what it compiled; or the server could not validate it). 202 with
+        the version, now pending; 409 for any other version (fix the bot and upload a new version)."""
+        version = self.get_object()
+        if version.bot.owner_id != request.user.pk:
+            raise exceptions.PermissionDenied("only the bot's owner can validate its versions again")
+        try:
+            version = revalidate(version)
+        except RevalidateRefused as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        return Response(s.VersionSerializer(version, context=self.get_serializer_context()).data,
+                        status=status.HTTP_202_ACCEPTED)
+
 
 class LadderViewSet(viewsets.ReadOnlyModelViewSet):
     """Ladders, one per game, player count and time control, with their leaderboards."""
@@ -124,17 +152,19 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = s.LadderSerializer
     queryset = Ladder.objects.all().order_by("game", "players", "id")
     lookup_field = "slug"
+    lookup_value_regex = r"[-a-zA-Z0-9_]{1,100}"  # a slug: anything else (a NUL byte...) is a 404, not a 500
 
     @extend_schema(responses=s.LeaderboardEntrySerializer(many=True))
     @action(detail=True)
     def leaderboard(self, request, slug=None):
-        """Bots on this ladder by Elo, with OpenSkill μ/σ as the uncertainty; provisional below
-        `provisional_games` games."""
+        """Bots on this ladder by their fitted rating, with its 95% interval (`rating_low`, `rating_high`);
+        provisional below `provisional_games` games. `elo` (incremental) and OpenSkill's μ/σ are kept for
+        reference."""
         ladder = self.get_object()
         qs = (Rating.objects.filter(ladder=ladder)
               .select_related("bot__owner", "bot__active_version")
-              .annotate(position=Window(RowNumber(), order_by=[F("elo").desc(), F("id").asc()]))
-              .order_by("-elo", "id"))
+              .annotate(position=Window(RowNumber(), order_by=[F("rating").desc(), F("id").asc()]))
+              .order_by("-rating", "id"))
         page = self.paginate_queryset(qs)
         return self.get_paginated_response(s.LeaderboardEntrySerializer(page, many=True).data)
 
@@ -155,8 +185,8 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         qs = (Match.objects.select_related("ladder", "requested_by")
               .prefetch_related(Prefetch("participants", participants)).order_by("-id"))
         params = self.request.query_params
-        if params.get("ladder"):
-            qs = qs.filter(ladder__slug=params["ladder"])
+        if ladder := str_param(self.request, "ladder"):
+            qs = qs.filter(ladder__slug=ladder)
         if (bot := int_param(self.request, "bot")) is not None:
             qs = qs.filter(participants__bot_id=bot)
         for field, values in (("status", Match.Status.values), ("kind", Match.Kind.values)):
@@ -165,8 +195,8 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
                 if value not in values:
                     raise exceptions.ValidationError({field: f"one of {', '.join(values)}"})
                 qs = qs.filter(**{field: value})
-        if params.get("game"):
-            qs = qs.filter(game=params["game"])
+        if game := str_param(self.request, "game"):
+            qs = qs.filter(game=game)
         return qs
 
     def get_serializer_class(self):
@@ -180,8 +210,42 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         path = match.replay_file
         if path is None or not path.exists():
             raise exceptions.NotFound("this match has no replay (not finished, or failed)")
+        if not (is_staff(request.user) or seed_is_public(match)):
+            # a duplicate set's other rotations (or the other game of a version-test pair) still play this deal
+            raise exceptions.PermissionDenied("this replay is shown once every match played with its seed is over")
         return FileResponse(open(path, "rb"), as_attachment=True, filename=f"match-{match.pk}.replay.json.gz",
                             content_type="application/gzip")
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @action(detail=True)
+    def logs(self, request, pk=None):
+        """The bots' own logs, by turn: for each seat whose bot you own (all seats for staff) what it printed
+        (`startup`, `decisions[].output`, `end`) and its annotations; for a bot whose owner made its annotations
+        public, its annotations only. Other seats are left out. See arena/botlogs.py."""
+        match = self.get_object()
+        try:
+            return Response(botlogs.visible(match, request.user))
+        except botlogs.NoLogs as exc:
+            raise exceptions.NotFound(str(exc)) from None
+        except botlogs.LogsHidden as exc:
+            raise exceptions.PermissionDenied(str(exc)) from None
+
+    @extend_schema(operation_id="matches_seat_logs_retrieve", responses={(200, "text/plain"): OpenApiTypes.STR})
+    @action(detail=True, url_path=r"logs/(?P<seat>[0-9]{1,3})")
+    def seat_logs(self, request, pk=None, seat=None):
+        """One seat's whole log as a text file (its owner and staff only; seats are 0-based here)."""
+        from django.http import HttpResponse
+
+        match = self.get_object()
+        try:
+            name, text = botlogs.seat_text(match, request.user, int(seat))
+        except botlogs.NoLogs as exc:
+            raise exceptions.NotFound(str(exc)) from None
+        except PermissionError as exc:  # LogsHidden too
+            raise exceptions.PermissionDenied(str(exc)) from None
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
 
 
 class ChallengeViewSet(mixins.ListModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
@@ -189,6 +253,11 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.CreateModelMixin, viewsets.
     unrated, and limited to `ARENA_CHALLENGES_PER_DAY` a day."""
 
     permission_classes = [permissions.IsAuthenticated]
+
+    def get_throttles(self):
+        if self.action == "create":
+            return [t() for t in throttles.CHALLENGE]  # bursts, per user and per address; the daily quota below
+        return super().get_throttles()
 
     def get_queryset(self):
         return (Match.objects.filter(kind=Match.Kind.CHALLENGE, requested_by=self.request.user)
@@ -203,22 +272,10 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.CreateModelMixin, viewsets.
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        quota = settings.ARENA_CHALLENGES_PER_DAY
-        with transaction.atomic():
-            # Lock the user's row so two simultaneous requests can't both squeeze under the quota.
-            get_user_model().objects.select_for_update().get(pk=request.user.pk)
-            used = Match.objects.filter(kind=Match.Kind.CHALLENGE, requested_by=request.user,
-                                        created_at__gte=timezone.now() - timedelta(days=1)).count()
-            if used >= quota:
-                return Response({"detail": f"challenge quota reached: {quota} a day; try again later"},
-                                status=status.HTTP_429_TOO_MANY_REQUESTS)
-            ladder = data["ladder"]
-            table = [data["bot"], *data["opponents"]]
-            random.shuffle(table)  # seats are drawn, as on the ladder
-            match = create_match(game=ladder.game, params=ladder.game_params,
-                                 time_control=ladder.time_control.to_dict(),
-                                 versions=[b.playing_version.pk for b in table], ladder=ladder,
-                                 kind=Match.Kind.CHALLENGE, rated=False, requested_by=request.user)
+        try:
+            match = challenges.create_challenge(request.user, data["ladder"], data["bot"], data["opponents"])
+        except challenges.ChallengeQuotaReached as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_429_TOO_MANY_REQUESTS)
         match = self.get_queryset().get(pk=match.pk)
         return Response(s.MatchDetailSerializer(match, context=self.get_serializer_context()).data,
                         status=status.HTTP_201_CREATED)

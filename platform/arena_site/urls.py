@@ -1,23 +1,17 @@
-"""URLs: the REST API under /api/, the admin, and the web pages (platform/web) at the root once they exist."""
+"""URLs: the REST API under /api/ (with the tournaments' and version tests'), the admin, and the web pages
+(platform/web) at the root."""
 
-import importlib.util
-
-from django.conf import settings
 from django.contrib import admin
-from django.http import HttpResponseRedirect
 from django.urls import include, path
+
+# With DEBUG off: the site's friendly pages for browsers, JSON under /api/ (arena_site.errors).
+handler404 = "arena_site.errors.page_not_found"
+handler500 = "arena_site.errors.server_error"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("api.urls")),
+    path("api/", include("tournaments.urls")),  # /api/tournaments/
+    path("api/", include("versiontests.urls")),  # /api/version-tests/
+    path("", include("web.urls")),
 ]
-if "tournaments" in settings.INSTALLED_APPS:  # tournaments' API: /api/tournaments/
-    urlpatterns.append(path("api/", include("tournaments.urls")))
-if "versiontests" in settings.INSTALLED_APPS:  # version tests' API: /api/version-tests/
-    urlpatterns.append(path("api/", include("versiontests.urls")))
-
-if "web" in settings.INSTALLED_APPS and importlib.util.find_spec("web.urls") is not None:
-    urlpatterns.append(path("", include("web.urls")))
-else:
-    # Until the web pages exist, the front page is the leaderboards in the browsable API.
-    urlpatterns.append(path("", lambda request: HttpResponseRedirect("/api/ladders/")))

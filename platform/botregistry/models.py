@@ -22,6 +22,9 @@ class Bot(models.Model):
     active_version = models.ForeignKey("BotVersion", null=True, blank=True, on_delete=models.SET_NULL,
                                        related_name="+", help_text="The version that plays (when ready).")
     created_at = models.DateTimeField(auto_now_add=True)
+    public_annotations = models.BooleanField(
+        default=False, help_text="Everyone sees this bot's debug annotations (DecideResponse.annotation) in "
+                                 "replays; otherwise only its owner and staff do. Its printed output stays private.")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["owner", "name"], name="bot_unique_name_per_owner")]
@@ -31,7 +34,7 @@ class Bot(models.Model):
         return f"{self.owner.username}/{self.name}"
 
     @property
-    def playing_version(self) -> "BotVersion | None":
+    def playing_version(self) -> BotVersion | None:
         """The version that plays ladder games now, or None (no ready version, or suspended)."""
         version = self.active_version
         return version if version is not None and version.status == BotVersion.Status.READY else None

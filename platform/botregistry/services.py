@@ -1,5 +1,9 @@
 """Creating bot versions: from an uploaded archive (validated later by a Celery task) or from a built-in bot
-folder (trusted, ready at once); choosing the version that plays; suspending versions that keep faulting."""
+folder (trusted, ready at once); choosing the version that plays.
+
+The registry calls nothing above it: what the ratings layer does when a version becomes ready (enrol the bot on
+its game's ladders) or when the version a bot plays changes (widen its ratings) is a receiver of
+`botregistry.signals`. Suspending a version that keeps faulting is the matches' rule (`matches.suspension`)."""
 
 from __future__ import annotations
 
@@ -19,11 +23,11 @@ from django.utils import timezone
 from arena_site.sandbox_mode import sandbox_enabled, untrusted_refusal
 from botregistry.archive import ArchiveError, unpack
 from botregistry.models import Bot, BotVersion
+from botregistry.signals import active_version_changed, version_ready
 
 log = logging.getLogger("arena.platform")
 
 HOUSE_USERNAME = "arena"
-FAULTS_THAT_SUSPEND = {"crash", "timeout", "startup", "disqualified"}
 
 
 class UploadRejected(ValueError):
@@ -43,6 +47,18 @@ def manifest_dict(manifest: Any) -> dict[str, Any]:
     return out
 
 
+def public_paths_removed(text: str, package: Path) -> str:
+    """`text` without this server's paths: the package folder becomes "your folder", the storage folder and
+    Arena's own checkout are left out (messages about a bot are read by its author, who knows none of them)."""
+    import arena
+
+    text = text.replace(f"{package}/", "").replace(str(package), "your folder")
+    roots = ((Path(settings.STORAGE_DIR), "<storage>"), (Path(arena.__file__).resolve().parents[1], "<arena>"))
+    for root, word in roots:
+        text = text.replace(str(root), word)
+    return text
+
+
 def _check_manifest(package: Path, game: str) -> tuple[Any, str]:
     """The package's manifest and content hash, or UploadRejected saying what is wrong with it."""
     from arena.botpkg import ManifestError, load_manifest, package_sha256
@@ -53,7 +69,7 @@ def _check_manifest(package: Path, game: str) -> tuple[Any, str]:
         manifest = load_manifest(package)
     except ManifestError as exc:
         # The message names the file by its path on this server; the author knows it as bot.toml.
-        message = str(exc).replace(f"{package}/", "").replace(str(package), "the archive")
+        message = public_paths_removed(str(exc).replace(str(package), "the archive"), package)
         raise UploadRejected(f"bot.toml is invalid: {message}") from None
     runtime = str(manifest.runtime)
     if runtime not in settings.ARENA_RUNTIMES:
@@ -147,10 +163,47 @@ def resend_lost_validations(older_than_seconds: float = 600.0) -> list[int]:
     return ids
 
 
-def mark_validated(version: BotVersion, ok: bool, reason: str, log_text: str) -> None:
-    """Record a validation's outcome; a ready version becomes the bot's active one if it is the newest."""
-    from ladders.services import enroll
+def build_cache_dir(bot: Bot) -> Path:
+    """The bot's build cache (arena.botbuild), kept between the builds of its versions: the worker's only."""
+    return Path(settings.STORAGE_DIR) / "build-cache" / str(bot.pk)
 
+
+class RevalidateRefused(ValueError):
+    """A version that cannot be validated again: it did not fail, or failed for a reason of the bot itself."""
+
+
+def failed_transiently(version: BotVersion) -> bool:
+    """Whether the version failed for a reason that may not hold next time (its build ran out of time, which a
+    warmer build cache may not; the server could not validate), so validating the same bytes again makes sense."""
+    from arena.botcheck import BUILD_TIMED_OUT
+    from botregistry.tasks import HOST_TROUBLE
+
+    return version.status == BotVersion.Status.FAILED and version.status_reason in (BUILD_TIMED_OUT, HOST_TROUBLE)
+
+
+def revalidate(version: BotVersion) -> BotVersion:
+    """Validate a version again as it is (the owner's "validate again"): failed → pending, the validation queued.
+    Raises RevalidateRefused unless `failed_transiently`: a bot's own failure fails the same way again."""
+    with transaction.atomic():
+        version = BotVersion.objects.select_for_update().select_related("bot").get(pk=version.pk)
+        if not failed_transiently(version):
+            raise RevalidateRefused(
+                f"version {version.number} is {version.status}"
+                + (f" ({version.status_reason})" if version.status_reason else "")
+                + "; only a version that failed because its build timed out or the server could not validate it "
+                  "can be validated again: fix the bot and upload a new version")
+        version.status = BotVersion.Status.PENDING
+        version.status_reason = ""
+        version.validation_queued_at = timezone.now()
+        version.save(update_fields=["status", "status_reason", "validation_queued_at"])
+        transaction.on_commit(lambda: _queue_validation(version.pk))
+    log.info("%s: validation queued again by its owner", version)
+    return version
+
+
+def mark_validated(version: BotVersion, ok: bool, reason: str, log_text: str) -> None:
+    """Record a validation's outcome; a ready version becomes the bot's active one if it is the newest, and
+    `version_ready` is sent (the ladders enrol the bot)."""
     with transaction.atomic():
         version = BotVersion.objects.select_for_update().select_related("bot").get(pk=version.pk)
         version.status = BotVersion.Status.READY if ok else BotVersion.Status.FAILED
@@ -160,7 +213,7 @@ def mark_validated(version: BotVersion, ok: bool, reason: str, log_text: str) ->
         version.save()
         if ok:
             activate_newest(version.bot)
-            enroll(version.bot)
+            version_ready.send(sender=BotVersion, version=version)
 
 
 def activate_newest(bot: Bot) -> None:
@@ -172,12 +225,10 @@ def activate_newest(bot: Bot) -> None:
 
 def set_active_version(bot: Bot, version: BotVersion) -> bool:
     """Make `version` (a ready version of this bot) the one that plays; every change of the active version goes
-    through here. A change from one version to another widens the bot's ratings
-    (`ladders.services.widen_for_new_version`: μ and Elo stay, σ grows, provisional again for a few games); a
-    bot's first version has nothing to widen. Returns whether the active version changed: setting the active
-    version again changes nothing."""
-    from ladders.services import widen_for_new_version
-
+    through here. A change sends `active_version_changed` inside the transaction, under the bot's row lock (the
+    ratings widen: μ and Elo stay, σ grows, provisional again for a few games; a bot's first version has nothing
+    to widen). Returns whether the active version changed: setting the active version again changes (and sends)
+    nothing."""
     if version.bot_id != bot.pk:
         raise ValueError(f"{version} is not a version of {bot}")
     with transaction.atomic():
@@ -187,11 +238,16 @@ def set_active_version(bot: Bot, version: BotVersion) -> bool:
         changed = previous != version.pk
         if changed:
             Bot.objects.filter(pk=bot.pk).update(active_version=version)
-            if previous is not None:
-                widen_for_new_version(bot.pk)
-                log.info("%s now plays version %s: ratings widened", bot, version.number)
+            active_version_changed.send(sender=Bot, bot_id=bot.pk, previous_version_id=previous,
+                                        version_id=version.pk)
+            log.info("%s now plays version %s", bot, version.number)
     bot.active_version = version
     return changed
+
+
+def builtin_bot_names() -> list[str]:
+    """The built-in bots' names: no other bot and no user may read as one (`accounts.names`)."""
+    return list(Bot.objects.filter(builtin=True).values_list("name", flat=True).distinct())
 
 
 def house_user():
@@ -215,9 +271,9 @@ def _build_builtin(folder: Path) -> None:
 
 def register_builtin(folder: Path) -> list[BotVersion]:
     """Register a trusted built-in bot folder: one bot per game it lists, a new ready version when its
-    content changed. Returns the versions now active."""
+    content changed (`version_ready` is sent for each ready one: the ladders enrol it). Returns the versions
+    now active."""
     from arena.botpkg import load_manifest, package_sha256
-    from ladders.services import enroll
 
     folder = folder.resolve()
     manifest = load_manifest(folder)
@@ -243,30 +299,7 @@ def register_builtin(folder: Path) -> list[BotVersion]:
                     validation_log="built-in bot: trusted code shipped with Arena")
             if version.status == BotVersion.Status.READY:
                 set_active_version(bot, version)
-            enroll(bot)
+                version_ready.send(sender=BotVersion, version=version)
         versions.append(version)
     return versions
 
-
-def check_suspension(version: BotVersion) -> bool:
-    """Suspend a ready version when it crashed or timed out in most of its recent matches. Returns whether it
-    was suspended now."""
-    from matches.models import Participant
-
-    rule = settings.ARENA_SUSPENSION
-    recent = list(Participant.objects.filter(version=version, match__status="finished")
-                  .order_by("-match__finished_at", "-match_id")[:rule["window"]])
-    if len(recent) < rule["min_matches"]:
-        return False
-    bad = [p for p in recent if any(f.get("kind") in FAULTS_THAT_SUSPEND for f in p.faults)]
-    if len(bad) <= rule["fault_share"] * len(recent):
-        return False
-    last = next(f for f in bad[0].faults if f.get("kind") in FAULTS_THAT_SUSPEND)
-    reason = (f"suspended: crashed or timed out in {len(bad)} of its last {len(recent)} matches; "
-              f"most recent ({last.get('kind')}, match {bad[0].match_id}): {last.get('message')}. "
-              f"Upload a fixed version to play again.")
-    updated = BotVersion.objects.filter(pk=version.pk, status=BotVersion.Status.READY).update(
-        status=BotVersion.Status.SUSPENDED, status_reason=reason, suspended_at=timezone.now())
-    if updated:
-        log.warning("%s %s", version, reason)
-    return bool(updated)

@@ -7,10 +7,15 @@ otherwise count the same evidence N−1 times. In a 2-player game one side gains
 in any game the changes sum to zero (the same K for everyone, and E_ji = 1 − E_ij).
 
 OpenSkill gives the uncertainty shown beside the Elo: σ shrinks as a bot plays; μ − 3σ is its conservative skill.
+
+The pairwise reading of a finishing order is the one home of "the share of opponents beaten" (`pairing_score`,
+`share_beaten`, `shares_beaten`): the Elo here, a tournament's points (`tournaments.schedule`) and its
+cross-table, and a version test's game score (`versiontests`) all score a game with it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
@@ -21,6 +26,27 @@ _MODEL = PlackettLuce()
 def expected_score(rating: float, opponent: float) -> float:
     """Probability that `rating` beats `opponent` under Elo's logistic curve (scale 400)."""
     return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+
+
+def pairing_score(rank: int, other: int) -> float:
+    """One pairing of a game read as a two-player game: 1 for finishing ahead of `other` (the smaller rank is
+    better), ½ for a tie, 0 behind."""
+    return 1.0 if rank < other else 0.5 if rank == other else 0.0
+
+
+def share_beaten(rank: int, opponent_ranks: Sequence[int]) -> float:
+    """The share of the opponents this seat finished ahead of, ties half: 1 / ½ / 0 with two players; 1, ⅔, ⅓, 0
+    for the four places of a four-player game."""
+    if not opponent_ranks:
+        raise ValueError("a game needs at least one opponent")
+    return sum(pairing_score(rank, other) for other in opponent_ranks) / len(opponent_ranks)
+
+
+def shares_beaten(ranks: Sequence[int]) -> list[float]:
+    """`share_beaten` of every seat of a game, from its ranks in seat order (0 for a lone seat)."""
+    if len(ranks) < 2:
+        return [0.0] * len(ranks)
+    return [share_beaten(r, [o for j, o in enumerate(ranks) if j != i]) for i, r in enumerate(ranks)]
 
 
 def elo_changes(ratings: list[float], ranks: list[int], k: float = 32.0) -> list[float]:
@@ -35,7 +61,7 @@ def elo_changes(ratings: list[float], ranks: list[int], k: float = 32.0) -> list
     for i in range(n):
         for j in range(i + 1, n):
             expected = expected_score(ratings[i], ratings[j])
-            actual = 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
+            actual = pairing_score(ranks[i], ranks[j])
             delta = k_pair * (actual - expected)
             changes[i] += delta
             changes[j] -= delta  # the pair's other side: (1 − S) − (1 − E) = −(S − E)

@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from matches import services
 from matches.models import Match, Participant
 
 
@@ -15,14 +16,15 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = ("id", "kind", "game", "ladder", "status", "attempts", "created_at", "finished_at")
     list_filter = ("status", "kind", "game", "ladder")
     raw_id_fields = ("requested_by",)
-    readonly_fields = ("result", "heartbeat_at", "worker", "engine_version", "replay_path")
+    # The seed is made by `matches.seeds.new_seed`, never typed in: read-only here, shown to staff only.
+    readonly_fields = ("seed", "result", "heartbeat_at", "worker", "engine_version", "replay_path")
     inlines = [ParticipantInline]
     actions = ["cancel"]
 
     @admin.action(description="Cancel the selected queued matches")
     def cancel(self, request, queryset):
-        queryset.filter(status=Match.Status.QUEUED).update(
-            status=Match.Status.CANCELLED, status_reason=f"cancelled by {request.user}")
+        # through the service, so whatever waits on these matches hears of it (match_ended)
+        services.cancel(list(queryset.values_list("pk", flat=True)), f"cancelled by {request.user}")
 
 
 @admin.register(Participant)

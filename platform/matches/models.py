@@ -1,9 +1,10 @@
 """Matches and the seats in them.
 
 A match goes queued → running → finished | failed | cancelled; `attempts` counts how often a worker started it.
-Ladder and challenge matches come from the `ladders` app, tournament matches from `tournaments`; all run through
-the same Celery task (`matches.tasks.run_match`). The game, parameters, seed and time control are copied onto
-the match so it can be re-run exactly, whatever later happens to its ladder.
+Ladder and challenge matches come from the `matchmaking` app, tournament matches from `tournaments`, version-test
+matches from `versiontests`; all run through the same Celery task (`matches.tasks.run_match`), step by step as
+`matches.services` tells. The game, parameters, seed and time control are copied onto the match so it can be
+re-run exactly, whatever later happens to its ladder.
 """
 
 from __future__ import annotations
@@ -66,6 +67,13 @@ class Match(models.Model):
     @property
     def replay_file(self) -> Path | None:
         return Path(settings.STORAGE_DIR) / self.replay_path if self.replay_path else None
+
+    @property
+    def logs_file(self) -> Path | None:
+        """The bots' own logs of the match (arena.botlogs), beside the replay; private to each bot's owner."""
+        from arena.botlogs import logs_path
+
+        return logs_path(self.replay_file) if self.replay_path else None
 
     @property
     def done(self) -> bool:

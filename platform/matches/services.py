@@ -1,17 +1,36 @@
-"""The life of a match in the database: create → claim (running) → record the result (finished) or fail.
+"""The life of a match, in the order it happens; every step is a function of this module, or named here.
 
-Recording is idempotent: it happens in one transaction that locks the match row, and a match already finished
-(or cancelled) is left as it is, so a task delivered twice, or re-run after its worker died, changes nothing
-the second time. Ratings are applied inside that same transaction, so they follow the order in which matches
-finish and are never applied twice.
+1. **Created** (`create_match`) by what makes matches — ladder matchmaking and challenges (`matchmaking`),
+   tournaments, version tests — with its seats, a secret seed (`matches.seeds`) and the game's settings copied
+   on, status `queued`.
+2. **Sent** (`send`) to a worker once the creating transaction commits: the Celery task
+   `matches.tasks.run_match`, acknowledged late and re-queued if its worker process dies.
+3. **Claimed** (`claim`): one worker marks it `running` (attempts counted, at most ARENA_MATCH_MAX_ATTEMPTS); a
+   duplicate delivery finds it claimed by a live worker and does nothing.
+4. **Played** (`matches.tasks.play`): the referee (`arena.match`) plays it in the sandbox, the worker writing a
+   heartbeat (`heartbeat`) every few seconds.
+5. **Recorded** (`record_result`), in one transaction that locks the match row: the replay file, each seat's
+   score, rank and faults, the ratings (`ladders.services.apply_ratings`, so they follow the order in which
+   matches finish and are never applied twice), status `finished`, and the suspension rule
+   (`matches.suspension`). Or **failed** (`fail`) with a reason, or **cancelled** (`cancel`) while queued.
+   A match already done is left as it is, so a task delivered twice, or re-run after its worker died, changes
+   nothing the second time.
+6. **Announced** (`announce_end`): once the transaction that ended it commits, `matches.signals.match_ended` is sent, whichever
+   way it ended. Everything that waits on a match (tournaments, version tests) listens to it, and to nothing
+   else; their beat ticks are only the safety net for an announcement lost with a worker.
+7. **Recovered** (`recover_stale`, beat): a running match whose heartbeat stopped, or a match queued for long,
+   is sent again (step 2).
+
+The layers below (ratings, bots) never call back up into this app; the ones above only create matches and
+listen to step 6.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import random
 import socket
+from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -20,8 +39,14 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from arena.botlogs import logs_path
+from arena.match.types import MatchResult
 from botregistry.models import BotVersion
+from ladders.services import apply_ratings
 from matches.models import Match, Participant
+from matches.seeds import new_seed
+from matches.signals import match_ended
+from matches.suspension import check_suspension
 
 log = logging.getLogger("arena.platform")
 
@@ -32,15 +57,15 @@ def worker_id() -> str:
 
 def create_match(*, game: str, params: dict[str, Any], time_control: dict[str, int], versions: list[int],
                  ladder=None, kind: str = Match.Kind.LADDER, rated: bool = True, requested_by=None,
-                 seed: int | None = None, rng: random.Random | None = None, queue: bool = True) -> Match:
+                 seed: int | None = None, queue: bool = True) -> Match:
     """A queued match with one participant per version, in the given seat order; its task is sent when the
-    surrounding transaction commits."""
-    rng = rng or random.Random()
+    surrounding transaction commits. Without `seed`, a fresh secret one (`matches.seeds.new_seed`: never from
+    a `random.Random`, whose state could be recovered)."""
     chosen = {v.pk: v for v in BotVersion.objects.filter(pk__in=versions).select_related("bot")}
     with transaction.atomic():
         match = Match.objects.create(
             kind=kind, ladder=ladder, rated=rated, requested_by=requested_by, game=game, params=params,
-            seed=rng.randrange(2 ** 31) if seed is None else seed, time_control=time_control)
+            seed=new_seed() if seed is None else seed, time_control=time_control)
         Participant.objects.bulk_create([
             Participant(match=match, seat=seat, bot=chosen[vid].bot, version=chosen[vid])
             for seat, vid in enumerate(versions)])
@@ -72,6 +97,7 @@ def claim(match_id: int, worker: str) -> Match | None:
                                    f"each time (last: {match.worker or 'unknown'})")
             match.finished_at = now
             match.save()
+            announce_end(match_id)
             return None
         match.status = Match.Status.RUNNING
         match.attempts += 1
@@ -94,43 +120,67 @@ def fail(match_id: int, reason: str) -> bool:
         status=Match.Status.FAILED, status_reason=reason[:4000], finished_at=timezone.now())
     if changed:
         log.warning("match %s failed: %s", match_id, reason)
+        announce_end(match_id)
     return bool(changed)
+
+
+def cancel(match_ids: list[int], reason: str) -> list[int]:
+    """Cancel those of the matches that are still queued (a running one plays on). Returns the ids cancelled."""
+    with transaction.atomic():
+        ids = list(Match.objects.select_for_update().filter(pk__in=match_ids, status=Match.Status.QUEUED)
+                   .values_list("pk", flat=True))
+        Match.objects.filter(pk__in=ids).update(status=Match.Status.CANCELLED, status_reason=reason[:4000],
+                                                finished_at=timezone.now())
+        for match_id in ids:
+            announce_end(match_id)
+    return ids
+
+
+def announce_end(match_id: int) -> None:
+    """Step 6: send `match_ended` once the transaction that ended the match commits (at once outside one).
+
+    Each receiver runs whatever the others do (`send_robust`: an exception is logged by Django and left to the
+    receiver's safety-net tick), and a rolled-back ending announces nothing."""
+    transaction.on_commit(lambda: match_ended.send_robust(sender=Match, match_id=match_id))
 
 
 def replay_relative(match_id: int) -> Path:
     return Path("replays") / f"{match_id // 1000:04d}" / f"{match_id}.replay.json.gz"
 
 
-def record_result(match_id: int, result: dict[str, Any], replay_tmp: Path | None = None) -> bool:
+def record_result(match_id: int, result: MatchResult | Mapping[str, Any], replay_tmp: Path | None = None) -> bool:
     """Store a finished match's result, replay and participants and apply ratings, once.
 
-    `result` is `MatchResult.to_dict()`. Returns False (changing nothing) when the match was already finished
-    or cancelled."""
-    from botregistry.services import check_suspension
-    from ladders.services import apply_ratings
-
+    `result` is the referee's MatchResult (or its JSON form, `MatchResult.to_json()`: read with
+    `MatchResult.from_json`, so a malformed one raises before anything is stored). Returns False (changing
+    nothing) when the match was already finished or cancelled."""
+    typed = result if isinstance(result, MatchResult) else MatchResult.from_json(result)
     storage = Path(settings.STORAGE_DIR)
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
+        logs_tmp = logs_path(replay_tmp) if replay_tmp is not None else None  # the bots' logs, beside it
         if match.done:
             if replay_tmp is not None:
                 replay_tmp.unlink(missing_ok=True)
+                logs_tmp.unlink(missing_ok=True)
             return False
         if replay_tmp is not None and replay_tmp.exists():
             relative = replay_relative(match_id)
             (storage / relative).parent.mkdir(parents=True, exist_ok=True)
+            if logs_tmp.exists():  # moved first: the replay's presence says the match's files are in place
+                os.replace(logs_tmp, logs_path(storage / relative))
             os.replace(replay_tmp, storage / relative)
             match.replay_path = str(relative)
         participants = list(match.participants.select_related("bot").order_by("seat"))
-        seats = {s["seat"]: s for s in result["seats"]}
+        seats = {s.seat: s for s in typed.seats}
         for p in participants:
             seat = seats[p.seat]
-            p.score = seat.get("score")
-            p.rank = seat.get("rank")
-            p.disqualified = bool(seat.get("disqualified"))
-            p.faults = list(seat.get("faults") or [])
-            p.time_ms = float(seat.get("time_ms") or 0.0)
-            p.decisions = int(seat.get("decisions") or 0)
+            p.score = seat.score
+            p.rank = seat.rank
+            p.disqualified = seat.disqualified
+            p.faults = [f.to_json() for f in seat.faults]  # [{kind, message, decision}], kind a FaultKind value
+            p.time_ms = seat.time_ms
+            p.decisions = seat.decisions
         if match.rated and match.ladder_id is not None:
             apply_ratings(match, participants)
         Participant.objects.bulk_update(participants, [
@@ -139,12 +189,13 @@ def record_result(match_id: int, result: dict[str, Any], replay_tmp: Path | None
         match.status = Match.Status.FINISHED
         match.status_reason = ""
         match.finished_at = timezone.now()
-        match.engine_version = str(result.get("engine_version") or "")
-        match.result = {k: v for k, v in result.items() if k != "replay_path"}
+        match.engine_version = typed.engine_version
+        match.result = {k: v for k, v in typed.to_json().items() if k != "replay_path"}
         match.save()
-    for p in participants:
-        if not p.bot.builtin:
-            check_suspension(p.version)
+        for p in participants:
+            if not p.bot.builtin:  # the house's bots are trusted: never suspended by the rule
+                check_suspension(p.version)
+        announce_end(match_id)
     return True
 
 

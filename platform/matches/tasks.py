@@ -14,10 +14,11 @@ from celery import shared_task
 from django.conf import settings
 from django.db import close_old_connections, connection
 
+from arena.match.types import BotSpec, MatchResult, TimeControl
 from arena_site.sandbox_mode import sandbox_enabled, unavailable_reason
-from matches import services
+from botregistry.services import resend_lost_validations
+from matches import ratings, services
 from matches.models import Match
-from matches.signals import match_ended
 
 log = logging.getLogger("arena.platform")
 
@@ -50,10 +51,9 @@ class MatchCannotRun(RuntimeError):
     """The match can't be played here (reason in the message); it fails without retry."""
 
 
-def play(match: Match) -> tuple[dict, Path]:
-    """Run the match with the referee; returns the result dict and the temporary replay file."""
-    from arena.match import run_match
-    from arena.match.types import BotSpec, TimeControl
+def play(match: Match) -> tuple[MatchResult, Path]:
+    """Run the match with the referee; returns its result and the temporary replay file."""
+    from arena.match import run_match  # imports the referee; named like this module's task
     from arena.sandbox.limits import SandboxLimits
 
     participants = list(match.participants.select_related("bot", "version").order_by("seat"))
@@ -70,21 +70,19 @@ def play(match: Match) -> tuple[dict, Path]:
     result = run_match(match.game, dict(match.params), int(match.seed), bots,
                        time_control=TimeControl(**match.time_control),
                        limits=SandboxLimits(**settings.ARENA_LIMITS), sandbox=sandbox, replay_path=str(tmp))
-    return result.to_dict(), tmp
+    return result, tmp
 
 
 @shared_task(name="matches.tasks.run_match", bind=True, acks_late=True, reject_on_worker_lost=True,
              ignore_result=True)
 def run_match(self, match_id: int) -> str:
-    """Play match `match_id` and record its result, once. Returns what happened, for the worker's log."""
+    """Play match `match_id` and record its result, once. Returns what happened, for the worker's log. (Whoever
+    waits on the match hears of it from `matches.signals.match_ended`, sent when its ending commits.)"""
     worker = services.worker_id()
     match = services.claim(match_id, worker)
     if match is None:
         return "nothing to do"
-    try:
-        return _play_and_record(match, worker)
-    finally:
-        match_ended.send(sender=Match, match_id=match_id)
+    return _play_and_record(match, worker)
 
 
 def _play_and_record(match: Match, worker: str) -> str:
@@ -109,7 +107,11 @@ def _play_and_record(match: Match, worker: str) -> str:
 def recover_stale_matches() -> list[int]:
     """Re-send matches whose worker stopped writing heartbeats (killed, machine lost), and validations that
     never finished."""
-    from botregistry.services import resend_lost_validations
-
     resend_lost_validations(max(600.0, 10 * settings.ARENA_STALE_AFTER_SECONDS))
     return services.recover_stale()
+
+
+@shared_task(name="matches.tasks.refit_ratings", ignore_result=True)
+def refit_ratings() -> list[int]:
+    """Refit the leaderboard ratings of the ladders that have new results (matches.ratings)."""
+    return ratings.refit_ratings()

@@ -1,10 +1,33 @@
 from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.forms.models import BaseInlineFormSet
 
 from .models import Entry, Game, Round, Tournament
 
 
+class EntryFormSet(BaseInlineFormSet):
+    """Refuses, when the tournament is saved, entries whose bot plays another game than the tournament's (the
+    tournament as submitted: a changed game is checked against every entry kept)."""
+
+    def clean(self):
+        super().clean()
+        game = self.instance.game
+        wrong = []
+        for form in self.forms:
+            data = getattr(form, "cleaned_data", None) or {}
+            bot = data.get("bot") or (form.instance.bot if form.instance.pk else None)
+            if bot is None or data.get("DELETE"):
+                continue
+            if bot.game != game:
+                wrong.append(f"{bot.name} ({bot.game})")
+        if wrong:
+            raise ValidationError(f"These entries play another game than {game}: {', '.join(wrong)}. "
+                                  f"Remove them or pick the bots' game.")
+
+
 class EntryInline(admin.TabularInline):
     model = Entry
+    formset = EntryFormSet
     extra = 2
     fields = ("bot", "version", "seeding", "forfeit_reason")
     readonly_fields = ("version", "seeding", "forfeit_reason")
@@ -30,7 +53,8 @@ class TournamentAdmin(admin.ModelAdmin):
         fields = list(super().get_readonly_fields(request, obj))
         if obj is not None and obj.status != Tournament.Status.SCHEDULED:
             fields += ["game", "players", "params", "format", "duplicate", "games_per_pairing", "rounds_planned",
-                       "starts_at", "seed", "decision_ms", "bank_ms", "startup_ms", "max_faults"]
+                       "starts_at", "seed", "decision_ms", "bank_ms", "startup_ms", "max_faults",
+                       "auto_single_action"]
         return fields
 
     def get_inlines(self, request, obj):

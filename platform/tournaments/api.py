@@ -8,11 +8,13 @@ from rest_framework import permissions, serializers, viewsets
 
 from arena import games
 from botregistry.models import Bot
+from matches.models import Match
+from matches.seeds import is_staff
 
 from . import schedule, services
 from .models import Entry, Game, Round, Tournament
 
-
+ENDED = (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
 MAX_ROUND_ROBIN_GAMES = 2000  # every k-subset of the field is a table: this grows as n^k
 
 
@@ -31,12 +33,43 @@ class EntrySerializer(serializers.ModelSerializer):
         fields = ["id", "bot", "bot_name", "owner", "version", "seeding", "forfeit_reason", "byes"]
 
 
+def secret_is_public(t: Tournament) -> bool:
+    """A tournament's secret is public once it has ended and none of its matches is still to be played (a
+    tournament cancelled while running may leave queued matches behind)."""
+    if t.status not in ENDED:
+        return False
+    return not Match.objects.filter(tournament_game__round__tournament=t,
+                                    status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).exists()
+
+
 class GameSerializer(serializers.ModelSerializer):
     match_status = serializers.CharField(source="match.status", read_only=True, allow_null=True)
+    seed = serializers.SerializerMethodField(
+        help_text="Null until the game's match and every match sharing its seed are over (staff: always).")
 
     class Meta:
         model = Game
         fields = ["table", "set_key", "seed", "seats", "match", "match_status", "forfeit"]
+
+    def get_seed(self, game: Game) -> int | None:
+        user = getattr(self.context.get("request"), "user", None)
+        if is_staff(user):
+            return game.seed
+        if game.match is None:  # a forfeited game is never played: its seed is shown with the rest at the end
+            return game.seed if game.round.tournament.status in ENDED else None
+        if not game.match.done:
+            return None
+        # a duplicate set's rotations share the seed: it stays hidden while any of them is still to be played
+        return None if game.seed in self._unplayed_seeds(game.round.tournament_id) else game.seed
+
+    def _unplayed_seeds(self, tournament_id: int) -> set[int]:
+        """Seeds of the tournament's queued or running matches, read once per response (not once per game)."""
+        cache = self.context.setdefault("_unplayed_seeds", {})
+        if tournament_id not in cache:
+            cache[tournament_id] = set(Match.objects.filter(
+                tournament_game__round__tournament_id=tournament_id,
+                status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).values_list("seed", flat=True))
+        return cache[tournament_id]
 
 
 class RoundSerializer(serializers.ModelSerializer):
@@ -60,6 +93,12 @@ class TournamentSerializer(serializers.ModelSerializer):
                   "status", "status_reason", "current_round", "started_at", "finished_at", "entries", "bots"]
         read_only_fields = ["status", "status_reason", "current_round", "started_at", "finished_at"]
 
+    def to_representation(self, t: Tournament) -> dict:
+        data = super().to_representation(t)
+        if not (is_staff(getattr(self.context.get("request"), "user", None)) or secret_is_public(t)):
+            data["seed"] = None  # the secret every game seed derives from: staff only until the end
+        return data
+
     def validate(self, attrs):
         inst = self.instance
         if inst is not None and inst.status != Tournament.Status.SCHEDULED:
@@ -70,11 +109,11 @@ class TournamentSerializer(serializers.ModelSerializer):
         try:
             cls = games.game_class(game)
         except (ValueError, ImportError):
-            raise serializers.ValidationError({"game": f"unknown game {game!r}; games: {', '.join(games.names())}"})
+            raise serializers.ValidationError({"game": f"unknown game {game!r}; games: {', '.join(games.names())}"}) from None
         try:
             cls(players=players, **attrs.get("params", inst.params if inst else {}))
         except (TypeError, ValueError) as exc:
-            raise serializers.ValidationError({"players": str(exc)})
+            raise serializers.ValidationError({"players": str(exc)}) from None
         if fmt == Tournament.Format.KNOCKOUT and players != 2:
             raise serializers.ValidationError({"format": "knockout is played by 2 players per table"})
         if not 2 <= players <= 4:
@@ -84,7 +123,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             wrong = [b.name for b in bots if b.game != game]
             if wrong:
                 raise serializers.ValidationError({"bots": f"these bots play another game: {', '.join(wrong)}"})
-            if len(set(b.pk for b in bots)) != len(bots):
+            if len({b.pk for b in bots}) != len(bots):
                 raise serializers.ValidationError({"bots": "a bot is listed twice"})
             if fmt == Tournament.Format.ROUND_ROBIN and len(bots) >= players:
                 games_total = schedule.round_robin_games(
@@ -139,6 +178,8 @@ class TournamentViewSet(viewsets.ModelViewSet):
             qs = qs.prefetch_related("entries__bot__owner", "entries__version")
         status = self.request.query_params.get("status")
         if status:
+            if status not in Tournament.Status.values:  # e.g. a NUL byte, which PostgreSQL refuses: a 500 before
+                raise serializers.ValidationError({"status": f"one of {', '.join(Tournament.Status.values)}"})
             qs = qs.filter(status=status)
         return qs
 

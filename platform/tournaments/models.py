@@ -12,7 +12,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from matches.game_settings import GameSettings
+from ladders.game_settings import GameSettings
+from matches.seeds import new_seed
 
 from . import schedule
 
@@ -39,7 +40,9 @@ class Tournament(GameSettings):
                                                       help_text="Swiss: rounds to play (default: log of the "
                                                                 "field); set for every format at the start.")
     starts_at = models.DateTimeField()
-    seed = models.BigIntegerField(default=0, help_text="All game seeds are derived from this.")
+    seed = models.BigIntegerField(
+        default=new_seed, help_text="The tournament's secret: every game seed is derived from it (HMAC), so it is "
+                                    "random by default and shown to staff only until the tournament ends.")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.SCHEDULED, db_index=True)
     status_reason = models.TextField(blank=True, default="")
     current_round = models.PositiveSmallIntegerField(default=0)
@@ -95,6 +98,14 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.bot} in {self.tournament}"
+
+    def clean(self) -> None:
+        """An entry's bot plays the tournament's game (else the tournament would be cancelled at its start)."""
+        from django.core.exceptions import ValidationError
+
+        if self.bot_id and self.tournament_id and self.bot.game != self.tournament.game:
+            raise ValidationError({"bot": f"{self.bot.name} plays {self.bot.game}, this tournament is "
+                                          f"{self.tournament.game}"})
 
 
 class Round(models.Model):

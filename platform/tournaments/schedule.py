@@ -6,11 +6,15 @@ their seeding (best first). A *table* is one game: entrants in seat order plus t
 Formats
 - `round_robin`: every entrant meets every other equally often. Two players: the circle (Berger) method, one round
   per turn of the circle. Three or four players: every k-subset of entrants plays one table (so each pair meets
-  exactly C(n-2, k-2) times), tables packed into rounds in which nobody plays twice, seat orders chosen so that
-  each entrant sits in each seat as equally often as the design allows.
+  exactly C(n-2, k-2) times), tables packed into rounds in which nobody plays twice — when k divides n into full
+  rounds with no byes (Baranyai's construction: 12 entrants at 3 players, 55 rounds of 4 tables) — and seat orders
+  chosen so that each entrant sits in each seat as equally often as the design allows, counting every repeat of
+  a table (`games_per_pairing` rotates its seats: 6 entrants at 4 players, 2 games a table, sit 5/5/5/5).
 - `swiss_round`: one round at a time, entrants ordered by current standings and grouped top-down into tables,
   avoiding rematches where any grouping can (then the fewest rematches). Entrants left over (n mod k) get a bye,
-  worth `bye_points` (the expected points of an average entrant), the lowest-ranked among those with fewest byes.
+  worth `bye_points` (the expected points of an average entrant), among those with fewest byes; which of them is
+  chosen inside the same search (the fewest rematches first, then the lowest-ranked), so a bye never forces a
+  rematch that another, equally entitled bye would avoid.
 - `knockout_round`: two players; a seeded bracket (1 v n, 2 v n-1, top seeds meet as late as possible) padded to
   a power of two with byes for the top seeds; a pairing's winner has more points over its games, then more total
   game score, then the better seed.
@@ -26,13 +30,16 @@ multiplayer Elo, so a 2-player and a 4-player tournament read the same way.
 from __future__ import annotations
 
 import functools
-import hashlib
 import itertools
 import math
 import random
 from collections import Counter, defaultdict
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Mapping, Sequence
+
+from arena.games.base import rank_by_keys  # competition ranking (1, 2, 2, 4), as the games rank their seats
+from ladders.rating import shares_beaten  # the points of a game: the share of opponents beaten (plain Python)
+from matches import seeds  # stdlib only: keeps this module free of Django
 
 Entrant = Hashable
 
@@ -82,31 +89,11 @@ class Standing:
     opponents: list[Entrant] = field(default_factory=list, repr=False)
 
 
-def derive_seed(base: int, *parts: object) -> int:
-    """A game seed from the tournament's seed and the table's place in the schedule: stable across machines."""
-    text = ":".join(str(p) for p in (base, *parts))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") & 0x7FFFFFFF
-
-
-def pairwise_points(ranks: Sequence[int]) -> list[float]:
-    """Per seat, the fraction of opponents finished ahead of (ties count half)."""
-    k = len(ranks)
-    if k < 2:
-        return [0.0] * k
-    out = []
-    for i, r in enumerate(ranks):
-        beaten = sum(1.0 if r < o else 0.5 if r == o else 0.0 for j, o in enumerate(ranks) if j != i)
-        out.append(beaten / (k - 1))
-    return out
-
-
-def rank_by_scores(scores: Sequence[float]) -> list[int]:
-    """Competition ranking (1, 2, 2, 4) by descending score."""
-    ranks = [0] * len(scores)
-    order = sorted(range(len(scores)), key=lambda i: -scores[i])
-    for pos, i in enumerate(order):
-        ranks[i] = ranks[order[pos - 1]] if pos and scores[i] == scores[order[pos - 1]] else pos + 1
-    return ranks
+def derive_seed(base: int | str, *parts: object) -> int:
+    """A game seed from the tournament's secret and the table's place in the schedule: stable across machines
+    (a duplicate set replays one seed), not computable without the secret (`matches.seeds.derive_seed`: HMAC,
+    63 bits), so finished games' seeds tell nothing about the games to come."""
+    return seeds.derive_seed(base, *parts)
 
 
 # ---------------------------------------------------------------------------------------------------- expansion
@@ -126,16 +113,33 @@ def _expand(group: Sequence[Entrant], seed: int, set_key: str, games: int, dupli
     return out
 
 
-def _seat_order(group: Sequence[Entrant], seat_counts: dict[Entrant, Counter]) -> tuple[Entrant, ...]:
-    """The permutation of `group` that puts each entrant in the seats it has sat in least (ties: given order)."""
+def _repeat_seats(position: int, k: int, repeats: int) -> list[int]:
+    """The seats the entrant at `position` of a table's seat order takes over its `repeats` games: `_expand`
+    rotates the order by one seat a game, so in game g it sits in seat (position − g) mod k."""
+    return [(position - g) % k for g in range(repeats)]
+
+
+def _seat_order(group: Sequence[Entrant], seat_counts: dict[Entrant, Counter], repeats: int = 1
+                ) -> tuple[Entrant, ...]:
+    """The permutation of `group` that puts each entrant, over all `repeats` games of the table, in the seats it
+    has sat in least (the sum of squared seat counts afterwards is smallest; ties: given order)."""
+    k = len(group)
     best, best_cost = tuple(group), None
     for perm in itertools.permutations(group):
-        cost = sum(seat_counts[e][s] ** 2 + seat_counts[e][s] for s, e in enumerate(perm))
+        cost = 0
+        for pos, e in enumerate(perm):
+            extra = Counter(_repeat_seats(pos, k, repeats))
+            cost += sum((seat_counts[e][s] + c) ** 2 - seat_counts[e][s] ** 2 for s, c in extra.items())
         if best_cost is None or cost < best_cost:
             best, best_cost = perm, cost
-    for s, e in enumerate(best):
-        seat_counts[e][s] += 1
+    _count_seats(best, seat_counts, repeats, +1)
     return best
+
+
+def _count_seats(order: Sequence[Entrant], seat_counts: dict[Entrant, Counter], repeats: int, sign: int) -> None:
+    for pos, e in enumerate(order):
+        for s in _repeat_seats(pos, len(order), repeats):
+            seat_counts[e][s] += sign
 
 
 # -------------------------------------------------------------------------------------------------- round robin
@@ -162,7 +166,8 @@ def _round_robin(entrants: tuple, players: int, games_per_pairing: int, duplicat
         groups_by_round = _circle(entrants)
     else:
         groups_by_round = _pack(list(itertools.combinations(entrants, players)), entrants, seed)
-    ordered_rounds = _balance_seats(groups_by_round)
+    # a duplicate set plays every rotation of a table, so only plain repeats need balancing across repeats
+    ordered_rounds = _balance_seats(groups_by_round, 1 if duplicate else games_per_pairing)
     rounds = []
     for number, groups in enumerate(ordered_rounds, 1):
         tables: list[Table] = []
@@ -173,15 +178,16 @@ def _round_robin(entrants: tuple, players: int, games_per_pairing: int, duplicat
     return tuple(rounds)
 
 
-def _balance_seats(groups_by_round: list[list[tuple]]) -> list[list[tuple]]:
-    """Seat orders for every table so that each entrant sits in each seat as equally often as possible: a greedy
-    pass in playing order, then coordinate descent (re-seat one table given all the others) until stable; a few
+def _balance_seats(groups_by_round: list[list[tuple]], repeats: int = 1) -> list[list[tuple]]:
+    """Seat orders for every table so that each entrant sits in each seat as equally often as possible, counting
+    all `repeats` games of every table (each repeat rotates the seats by one, `_expand`): a greedy pass in
+    playing order, then coordinate descent (re-seat one table given all the others) until stable; a few
     deterministic restarts from shuffled orders when that leaves someone 2+ seats out of balance."""
     best, best_spread = groups_by_round, None
     rng = random.Random(0)
     for attempt in range(8):
         start = [[tuple(rng.sample(g, len(g))) if attempt else g for g in groups] for groups in groups_by_round]
-        seated, spread = _descend(start)
+        seated, spread = _descend(start, repeats)
         if best_spread is None or spread < best_spread:
             best, best_spread = seated, spread
         if spread <= 1:
@@ -189,16 +195,15 @@ def _balance_seats(groups_by_round: list[list[tuple]]) -> list[list[tuple]]:
     return best
 
 
-def _descend(groups_by_round: list[list[tuple]]) -> tuple[list[list[tuple]], int]:
+def _descend(groups_by_round: list[list[tuple]], repeats: int = 1) -> tuple[list[list[tuple]], int]:
     counts: dict[Entrant, Counter] = defaultdict(Counter)
-    seated = [[_seat_order(g, counts) for g in groups] for groups in groups_by_round]
+    seated = [[_seat_order(g, counts, repeats) for g in groups] for groups in groups_by_round]
     for _ in range(50):
         changed = False
         for groups in seated:
             for t, group in enumerate(groups):
-                for s, e in enumerate(group):
-                    counts[e][s] -= 1
-                best = _seat_order(group, counts)
+                _count_seats(group, counts, repeats, -1)
+                best = _seat_order(group, counts, repeats)
                 changed |= best != group
                 groups[t] = best
         if not changed:
@@ -220,9 +225,25 @@ def _circle(entrants: list[Entrant]) -> list[list[tuple[Entrant, Entrant]]]:
     return rounds
 
 
+# Baranyai's construction below is a bipartite matching per entrant over C(n−1, k−1) rounds: quick up to here
+BARANYAI_MAX_TABLES = 5000
+
+
 def _pack(tables: list[tuple], entrants: list[Entrant], seed: int) -> list[list[tuple]]:
-    """Packs tables into rounds in which nobody plays twice: each round greedily takes the waiting tables whose
-    entrants have waited longest, so play is spread evenly over the tournament."""
+    """Packs tables into rounds in which nobody plays twice. When the table size divides the field, every round
+    can be full (Baranyai's theorem: the k-subsets of an n-set split into C(n−1, k−1) partitions of it), and
+    `_baranyai` builds such rounds: 12 entrants at 3 players play 55 rounds of 4 tables, no byes. Otherwise
+    each round greedily takes the waiting tables whose entrants have waited longest, so play is spread evenly."""
+    k = len(tables[0]) if tables else 0
+    if k and len(entrants) % k == 0 and len(tables) <= BARANYAI_MAX_TABLES \
+            and len(tables) == math.comb(len(entrants), k):
+        try:
+            rounds = _baranyai(entrants, k)
+        except RuntimeError:  # (RecursionError included) never seen; the greedy packing below still works
+            pass
+        else:
+            random.Random(seed).shuffle(rounds)
+            return rounds
     rng = random.Random(seed)
     rng.shuffle(tables)
     played: Counter = Counter()
@@ -240,6 +261,68 @@ def _pack(tables: list[tuple], entrants: list[Entrant], seed: int) -> list[list[
             played.update(tab)
         rounds.append(chosen)
     return rounds
+
+
+def _baranyai(entrants: list[Entrant], k: int) -> list[list[tuple]]:
+    """All k-subsets of `entrants` (k divides their number n) as C(n−1, k−1) rounds, each a partition of the
+    field into n/k tables: the constructive proof of Baranyai's theorem (Brouwer & Schrijver's flow version).
+
+    Every round starts as n/k empty tables; entrants join one at a time, each joining exactly one table of every
+    round. The invariant: after the first i entrants, a set S of them is a table's partial content exactly
+    C(n−i, k−|S|) times over all rounds (the number of k-sets completing S from the rest). Entrant i+1 must
+    join S in C(n−i−1, k−|S|−1) rounds: a bipartite b-matching of rounds to partial tables, which exists because
+    the fractional one does (every table takes the entrant with weight (k−|S|)/(n−i)) and so an integral one
+    does too; augmenting paths find it. At the end every table is a k-set and every k-set appears once."""
+    n = len(entrants)
+    m = n // k
+    rounds: list[list[frozenset]] = [[frozenset()] * m for _ in range(math.comb(n - 1, k - 1))]
+    for i, e in enumerate(entrants):
+        # capacity of each partial table content S: how many rounds must add e to an S
+        need = {}
+        for r in rounds:
+            for part in r:
+                if part not in need and len(part) < k:
+                    need[part] = math.comb(n - i - 1, k - len(part) - 1)
+        choice = _b_matching([sorted({p for p in r if len(p) < k}, key=sorted) for r in rounds], need)
+        for r, part in zip(rounds, choice):
+            r[r.index(part)] = part | {e}
+    position = {e: i for i, e in enumerate(entrants)}
+    return [sorted((tuple(sorted(p, key=position.__getitem__)) for p in r), key=lambda t: position[t[0]])
+            for r in rounds]
+
+
+def _b_matching(options: list[list], capacity: dict) -> list:
+    """One option per row, each option used at most `capacity[option]` times (augmenting paths; raises if no
+    complete assignment exists, which Baranyai's theorem rules out)."""
+    assigned: list = [None] * len(options)
+    users: dict = defaultdict(list)
+
+    def augment(row: int, seen: set) -> bool:
+        for opt in options[row]:
+            if opt in seen:
+                continue
+            seen.add(opt)
+            if len(users[opt]) < capacity[opt]:
+                users[opt].append(row)
+                assigned[row] = opt
+                return True
+            for other in users[opt]:
+                if augment(other, seen):
+                    users[opt].remove(other)
+                    users[opt].append(row)
+                    assigned[row] = opt
+                    return True
+        return False
+
+    for row in range(len(options)):
+        # greedy first: most rows find a free option at once
+        free = next((o for o in options[row] if len(users[o]) < capacity[o]), None)
+        if free is not None:
+            users[free].append(row)
+            assigned[row] = free
+        elif not augment(row, set()):
+            raise RuntimeError("no complete assignment")
+    return assigned
 
 
 # -------------------------------------------------------------------------------------------------------- swiss
@@ -268,14 +351,7 @@ def swiss_round(entrants: Sequence[Entrant], players: int, results: Iterable[Gam
             met[frozenset((a, b))] += 1
         for s, e in enumerate(r.seats):
             seat_counts[e][s] += 1
-    n_byes = len(order) % players
-    byes: list[Entrant] = []
-    if n_byes:
-        # fewest byes first, then the lowest standing
-        candidates = sorted(reversed(order), key=lambda e: byes_so_far.get(e, 0))
-        byes = candidates[:n_byes]
-    playing = [e for e in order if e not in byes]
-    groups = _group_without_rematches(playing, players, met, search_budget)
+    byes, groups = _byes_and_groups(order, players, met, byes_so_far, search_budget)
     tables: list[Table] = []
     for t, group in enumerate(groups):
         ordered = _seat_order(group, seat_counts)
@@ -283,10 +359,46 @@ def swiss_round(entrants: Sequence[Entrant], players: int, results: Iterable[Gam
     return Round(number, tuple(tables), tuple(e for e in entrants if e in byes))
 
 
-def _group_without_rematches(order: list[Entrant], k: int, met: Counter, budget: int) -> list[tuple]:
-    """Groups `order` (best first) into tables of k, top-down, with the fewest repeated pairs: a depth-first
-    search that tries the nearest-ranked partners first, allowing 0, then 1, 2… rematches."""
-    steps = [0]
+def bye_options(order: list[Entrant], k: int, byes_so_far: Mapping[Entrant, int]) -> list[tuple]:
+    """The sets of entrants who may sit out this round (n mod k of them), most preferred first. Entitled are those
+    with the fewest byes so far: everyone below the bye count of the (n mod k)-th in line must sit out, the rest
+    are chosen among those tied at that count, the lowest standings first."""
+    n_byes = len(order) % k
+    if not n_byes:
+        return [()]
+    # reversed: a stable sort then keeps the lowest standings first among equal bye counts
+    line = sorted(reversed(order), key=lambda e: byes_so_far.get(e, 0))  # noqa: C414
+    cut = byes_so_far.get(line[n_byes - 1], 0)
+    forced = [e for e in line if byes_so_far.get(e, 0) < cut]
+    tied = [e for e in line if byes_so_far.get(e, 0) == cut]
+    return [tuple(forced) + extra for extra in itertools.combinations(tied, n_byes - len(forced))]
+
+
+def _byes_and_groups(order: list[Entrant], k: int, met: Counter, byes_so_far: Mapping[Entrant, int],
+                     budget: int) -> tuple[list[Entrant], list[tuple]]:
+    """Who sits out and the tables of the rest, chosen together: the fewest rematches over every entitled
+    choice of byes (`bye_options`), then the most preferred byes. (Fixing the byes first could force a rematch
+    that another, equally entitled bye avoids.) One search budget per rematch level, shared by the bye choices."""
+    options = bye_options(order, k, byes_so_far)
+    max_pairs = len(order) * (k - 1) // 2
+    for allowed in range(0, max_pairs + 1):
+        steps = [0]
+        for byes in options:
+            playing = [e for e in order if e not in byes]
+            found = _search_groups(playing, k, met, allowed, budget, steps)
+            if found is not None:
+                return list(byes), found
+            if steps[0] > budget:
+                break
+    # Budget exhausted at every level (huge fields): the preferred byes, plain top-down grouping.
+    playing = [e for e in order if e not in options[0]]
+    return list(options[0]), [tuple(playing[i:i + k]) for i in range(0, len(playing), k)]
+
+
+def _search_groups(order: list[Entrant], k: int, met: Counter, allowed: int, budget: int, steps: list[int]
+                   ) -> list[tuple] | None:
+    """Tables of k from `order`, top-down, with at most `allowed` repeated pairs in all (None if none within
+    the budget; `steps` counts the search's nodes, shared with the caller)."""
 
     def cost(group: tuple) -> int:
         return sum(met[frozenset(p)] > 0 for p in itertools.combinations(group, 2))
@@ -309,14 +421,7 @@ def _group_without_rematches(order: list[Entrant], k: int, met: Counter, budget:
                 return [group, *found]
         return None
 
-    max_pairs = len(order) * (k - 1) // 2
-    for allowed in range(0, max_pairs + 1):
-        steps[0] = 0
-        found = search(order, allowed)
-        if found is not None:
-            return found
-    # Budget exhausted at every level (huge fields): plain top-down grouping.
-    return [tuple(order[i:i + k]) for i in range(0, len(order), k)]
+    return search(order, allowed)
 
 
 # ----------------------------------------------------------------------------------------------------- knockout
@@ -401,23 +506,23 @@ def units(results: Iterable[GameResult]) -> list[tuple[tuple[Entrant, ...], list
     sets: dict[str, list[GameResult]] = defaultdict(list)
     for r in results:
         if r.set_key is None:
-            out.append((r.seats, pairwise_points(r.ranks), list(r.scores)))
+            out.append((r.seats, shares_beaten(r.ranks), list(r.scores)))
         else:
             sets[r.set_key].append(r)
     for key in sorted(sets):
         games = sets[key]
         members = tuple(sorted(games[0].seats, key=games[0].seats.index))
-        total = {e: 0.0 for e in members}
-        pair_pts = {e: 0.0 for e in members}
+        total = dict.fromkeys(members, 0.0)
+        pair_pts = dict.fromkeys(members, 0.0)
         for g in games:
-            for e, sc, p in zip(g.seats, g.scores, pairwise_points(g.ranks)):
+            for e, sc, p in zip(g.seats, g.scores, shares_beaten(g.ranks)):
                 total[e] += sc
                 pair_pts[e] += p
         # The set is one game whose result is the order of total score over the rotations; equal totals are
         # split by the games' own finishing orders (a forfeit ranks last even at an equal score).
         keys = [(total[e], pair_pts[e]) for e in members]
-        ranks = rank_by_scores([k[0] * 1e6 + k[1] for k in keys])
-        out.append((members, pairwise_points(ranks), [total[e] for e in members]))
+        ranks = rank_by_keys([k[0] * 1e6 + k[1] for k in keys])
+        out.append((members, shares_beaten(ranks), [total[e] for e in members]))
     return out
 
 

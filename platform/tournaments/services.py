@@ -15,7 +15,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from botregistry.models import BotVersion
+from ladders.models import Rating
 from matches.models import Match
+from matches.services import create_match
 
 from . import schedule
 from .models import Entry, Game, Round, Tournament
@@ -145,7 +147,7 @@ def _rounds_planned(t: Tournament, ids: list[int]) -> int:
 
 def _plan(t: Tournament, ids: list[int], results: list[schedule.GameResult], number: int,
           entries: list[Entry]) -> schedule.Round | None:
-    kwargs = dict(games_per_pairing=t.games_per_pairing, duplicate=t.duplicate, seed=t.seed)
+    kwargs = {"games_per_pairing": t.games_per_pairing, "duplicate": t.duplicate, "seed": t.seed}
     if t.format == Tournament.Format.ROUND_ROBIN:
         rounds = schedule.round_robin(ids, t.players, **kwargs)
         return rounds[number - 1] if number <= len(rounds) else None
@@ -159,8 +161,6 @@ def _plan(t: Tournament, ids: list[int], results: list[schedule.GameResult], num
 
 def _create_match(t: Tournament, seats: list[Entry], seed: int) -> Match:
     """A queued, unrated tournament match (sent to a worker when the transaction commits)."""
-    from matches.services import create_match
-
     return create_match(game=t.game, params=t.game_params, time_control=t.time_control.to_dict(),
                         versions=[e.version_id for e in seats], kind=Match.Kind.TOURNAMENT, rated=False, seed=seed)
 
@@ -209,8 +209,6 @@ def _forfeit_reason(e: Entry) -> str:
 def _seed_order(t: Tournament, entries: list[Entry]) -> list[Entry]:
     """Best first: by the bot's Elo on the ladder of this game and player count, unrated bots last, then by
     entry order; forfeiting entries at the bottom."""
-    from ladders.models import Rating
-
     elo = dict(Rating.objects.filter(ladder__game=t.game, ladder__players=t.players,
                                      bot__in=[e.bot_id for e in entries]).values_list("bot_id", "elo"))
     return sorted(entries, key=lambda e: (bool(e.forfeit_reason), -elo.get(e.bot_id, float("-inf")), e.id))

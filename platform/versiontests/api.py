@@ -8,8 +8,10 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
+from accounts import throttles
 from botregistry.models import BotVersion
 from ladders.models import Ladder
+from matches.seeds import is_staff
 
 from . import services, stats
 from .models import Pair, VersionTest
@@ -18,9 +20,19 @@ MAX_PAIRS_LIMIT = 2000
 
 
 class PairSerializer(serializers.ModelSerializer):
+    seed = serializers.SerializerMethodField(
+        help_text="The deal both games of the pair play: null until both are over (staff: always).")
+
     class Meta:
         model = Pair
         fields = ["number", "seed", "seat", "match_a", "match_b", "score", "void"]
+
+    def get_seed(self, pair: Pair) -> int | None:
+        user = getattr(self.context.get("request"), "user", None)
+        if is_staff(user):
+            return pair.seed
+        matches = [m for m in (pair.match_a, pair.match_b) if m is not None]
+        return pair.seed if matches and all(m.done for m in matches) else None
 
 
 class VersionTestSerializer(serializers.ModelSerializer):
@@ -29,7 +41,7 @@ class VersionTestSerializer(serializers.ModelSerializer):
     ladder = serializers.PrimaryKeyRelatedField(queryset=Ladder.objects.all())
     elo0 = serializers.FloatField(default=stats.DEFAULT_ELO0, min_value=-1000, max_value=1000)
     elo1 = serializers.FloatField(default=stats.DEFAULT_ELO1, min_value=-1000, max_value=1000)
-    max_pairs = serializers.IntegerField(default=400, min_value=1, max_value=MAX_PAIRS_LIMIT)
+    max_pairs = serializers.IntegerField(default=stats.DEFAULT_MAX_PAIRS, min_value=1, max_value=MAX_PAIRS_LIMIT)
     promote = serializers.BooleanField(default=False,
                                        help_text="When the test ends accepted, make version B the bot's active "
                                                  "version (its ratings widen as on any version change).")
@@ -40,7 +52,8 @@ class VersionTestSerializer(serializers.ModelSerializer):
     lower = serializers.FloatField(read_only=True)
     upper = serializers.FloatField(read_only=True)
     sprt_estimate = serializers.SerializerMethodField(
-        help_text="For a test the SPRT stopped (accepted/rejected): fishtest's median-unbiased Elo of B over A, "
+        help_text="For a test the SPRT stopped (accepted/rejected): fishtest's median-unbiased Elo of B over A "
+                  "(head-to-head Elo, as elo0/elo1 and `result`), "
                   "its 95% interval and LOS ({elo, elo_low, elo_high, los}); null otherwise. `result` holds the "
                   "plain estimates, which an early stop biases.")
 
@@ -56,7 +69,7 @@ class VersionTestSerializer(serializers.ModelSerializer):
         # computed on read: cheap (a few hundred closed-form evaluations), and only the counts are needed
         if test.status not in (VersionTest.Status.ACCEPTED, VersionTest.Status.REJECTED):
             return None
-        estimate = stats.sprt_estimate(test.counts, test.elo0, test.elo1)
+        estimate = stats.head_to_head_estimate(test.counts, test.elo0, test.elo1)
         return estimate.to_dict() if estimate else None
 
     def create(self, validated):
@@ -69,7 +82,7 @@ class VersionTestSerializer(serializers.ModelSerializer):
                                    elo0=validated["elo0"], elo1=validated["elo1"], max_pairs=validated["max_pairs"],
                                    promote=validated["promote"])
         except services.TestRefused as exc:
-            raise serializers.ValidationError({"detail": str(exc)})
+            raise serializers.ValidationError({"detail": str(exc)}) from None
 
 
 class VersionTestDetailSerializer(VersionTestSerializer):
@@ -91,16 +104,26 @@ class VersionTestViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.
                          viewsets.GenericViewSet):
     permission_classes = [OwnerStartsAnyoneReads]
 
+    def get_throttles(self):
+        if self.action == "create":
+            return [t() for t in throttles.VERSION_TEST]  # per user and per address (accounts.throttles)
+        return super().get_throttles()
+
     def get_queryset(self):
         qs = VersionTest.objects.select_related("owner", "bot", "version_a", "version_b")
-        for key in ("bot", "status"):
-            value = self.request.query_params.get(key)
-            if value:
-                if key == "bot" and not value.isdigit():
-                    raise serializers.ValidationError({"bot": "a bot id"})
-                qs = qs.filter(**{key: value})
+        bot = self.request.query_params.get("bot")
+        if bot:
+            # ASCII digits and at most 18 of them: "²" or 20 digits would reach the database and fail there
+            if not (bot.isascii() and bot.isdigit() and len(bot) <= 18):
+                raise serializers.ValidationError({"bot": f"a bot id (a whole number), not {bot[:40]!r}"})
+            qs = qs.filter(bot=int(bot))
+        status_ = self.request.query_params.get("status")
+        if status_:
+            if status_ not in VersionTest.Status.values:
+                raise serializers.ValidationError({"status": f"one of {', '.join(VersionTest.Status.values)}"})
+            qs = qs.filter(status=status_)
         if self.action == "retrieve":
-            qs = qs.prefetch_related("pair_set")
+            qs = qs.prefetch_related("pair_set__match_a", "pair_set__match_b")
         return qs
 
     def get_serializer_class(self):

@@ -14,7 +14,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from botregistry.models import BotVersion
+from botregistry.services import set_active_version
+from ladders.models import Rating
+from ladders.rating import share_beaten
 from matches.models import Match
+from matches.seeds import new_seed
+from matches.services import cancel, create_match
+from matchmaking.rules import pick_opponents
+from matchmaking.services import ready_candidates
 
 from . import stats
 from .models import Pair, VersionTest
@@ -33,7 +40,7 @@ def quota() -> int:
 
 
 def create(*, owner, version_a: BotVersion, version_b: BotVersion, ladder, elo0: float = stats.DEFAULT_ELO0,
-           elo1: float = stats.DEFAULT_ELO1, max_pairs: int = 400, promote: bool = False,
+           elo1: float = stats.DEFAULT_ELO1, max_pairs: int = stats.DEFAULT_MAX_PAIRS, promote: bool = False,
            rng: random.Random | None = None) -> VersionTest:
     """A running test with its first pairs queued. Raises `TestRefused` with a reason a human understands."""
     bot = version_a.bot
@@ -129,39 +136,26 @@ def _seat_score(match: Match, seat: int) -> float:
     ranks = {p.seat: p.rank for p in match.participants.all()}
     last = len(ranks)
     mine = ranks[seat] or last
-    return stats.game_score(mine, [r or last for s, r in ranks.items() if s != seat])
+    return share_beaten(mine, [r or last for s, r in ranks.items() if s != seat])
 
 
 def _opponents(test: VersionTest, rng: random.Random) -> list[int] | None:
     """Version ids of players−1 opponents: ready bots of the ladder near the bot's rating, never the owner's,
-    never two of one owner (house bots excepted)."""
-    from ladders.models import Rating
-
+    never two of one owner (house bots excepted): `matchmaking.rules.pick_opponents`, random among the
+    `ARENA_MATCHMAKING["window"]` nearest per seat."""
     ladder = test.ladder
     window = settings.ARENA_MATCHMAKING.get("window", 4)
-    mine = Rating.objects.filter(ladder=ladder, bot=test.bot).values_list("elo", flat=True).first()
+    # the leaderboard rating (ladders.rating_fit); opponents near it are about as strong as A, which the
+    # head-to-head reading of the pair scores assumes (stats.pair_elo)
+    mine = Rating.objects.filter(ladder=ladder, bot=test.bot).values_list("rating", flat=True).first()
     mine = settings.ARENA_RATING["initial_elo"] if mine is None else mine
-    rows = list(Rating.objects.filter(ladder=ladder, bot__active_version__status=BotVersion.Status.READY)
-                .exclude(bot__owner_id=test.owner_id)
-                .values_list("bot__active_version_id", "bot__owner_id", "bot__builtin", "elo", "bot_id"))
-    rows.sort(key=lambda r: (abs(r[3] - mine), r[4]))
-    picked, owners = [], set()
-    while len(picked) < ladder.players - 1:
-        eligible = [r for r in rows if r[2] or r[1] not in owners]
-        if not eligible:
-            return None
-        r = rng.choice(eligible[:max(1, window)])
-        rows.remove(r)
-        picked.append(r[0])
-        if not r[2]:
-            owners.add(r[1])
-    return picked
+    pool = [c for c in ready_candidates(ladder) if c.owner_id != test.owner_id]
+    picked = pick_opponents(mine, {test.owner_id}, pool, ladder.players - 1, rng, window)
+    return None if picked is None else [c.version_id for c in picked]
 
 
 def _schedule(test: VersionTest, rng: random.Random) -> bool:
     """Queue pairs up to PAIRS_IN_FLIGHT (and max_pairs in all). False when opponents ran out."""
-    from matches.services import create_match
-
     ladder = test.ladder
     made = test.pair_set.count()
     counted = test.pair_set.filter(void=False).count()
@@ -172,7 +166,7 @@ def _schedule(test: VersionTest, rng: random.Random) -> bool:
         if opponents is None:
             return False
         seat = rng.randrange(ladder.players)
-        seed = rng.randrange(2 ** 31)
+        seed = new_seed()  # both games of the pair share it; hidden until both are over (matches.seeds)
         matches = []
         for version in (test.version_a_id, test.version_b_id):
             seats = list(opponents)
@@ -189,8 +183,6 @@ def _schedule(test: VersionTest, rng: random.Random) -> bool:
 
 def _promote(test: VersionTest) -> str:
     """Make version B the bot's active version (as an owner's switch does: σ widens). The reason's suffix."""
-    from botregistry.services import set_active_version
-
     b = BotVersion.objects.select_related("bot").get(pk=test.version_b_id)
     if b.status != BotVersion.Status.READY:
         return f"; version {b.number} not promoted: it is {b.status}"
@@ -205,8 +197,6 @@ def _stop(test: VersionTest, status: str, reason: str) -> None:
     test.save(update_fields=["status", "status_reason", "finished_at"])
     # the pairs still queued can't change the verdict any more: don't spend workers on them
     pending = test.pair_set.filter(score__isnull=True, void=False)
-    Match.objects.filter(status=Match.Status.QUEUED).filter(
-        pk__in=[m for p in pending.values_list("match_a_id", "match_b_id") for m in p]).update(
-        status=Match.Status.CANCELLED, status_reason=f"version test {test.pk} ended: {reason}",
-        finished_at=timezone.now())
+    cancel([m for p in pending.values_list("match_a_id", "match_b_id") for m in p],
+           f"version test {test.pk} ended: {reason}")
     log.info("version test %s %s: %s", test.pk, status, reason)

@@ -6,13 +6,22 @@ Plain Python, no Django, no SciPy. It follows `official-stockfish/fishtest` `ser
 - A *pair* is one seed and seat layout played twice, once with version A and once with version B in the same
   seat against the same opponents (duplicate style: the deal's luck cancels out).
 - Each side's game scores its share of the opponents it finished ahead of, ties counting half (1 / ½ / 0 in a
-  2-player game; multiples of 1/(2(n−1)) with n players).
+  2-player game; multiples of 1/(2(n−1)) with n players): `ladders.rating.share_beaten`, as tournaments do.
 - The pair score is ``(score_B − score_A + 1) / 2`` in [0, 1]: ½ when B did as well as A, 1 when B won and A
   lost. It lives on a grid of ``4(n−1) + 1`` values (the five of fishtest's pentanomial for 2 players).
 - The LLR is fishtest's general one: the log-likelihood ratio of the observed pair-score counts under the
   maximum-likelihood distributions whose mean is ``L(elo1)`` versus ``L(elo0)`` (logistic Elo,
-  ``L(x) = 1/(1+10^(−x/400))``), zero counts regularised to 1e-3 as fishtest does. Elo here means "B over A as
-  if head to head", read from their scores against the same opponents.
+  ``L(x) = 1/(1+10^(−x/400))``), zero counts regularised to 1e-3 as fishtest does (`results_to_pdf`, fishtest's
+  `regularize`: an empty cell is not impossible, only unseen so far).
+- Two Elo scales. fishtest's functions here (`llr_logistic`, `overshoot_of`, `sprt_estimate`) take and give
+  *pair Elo*, the logistic Elo of the mean pair score, as fishtest does for its pentanomial. But a pair is A and
+  B each against the same opponents, not against each other: against opponents of A's strength, B that is
+  ``h`` Elo better head to head scores ``L(h)`` where A scores ½, so the pair mean is ``(L(h) + ½)/2`` and the
+  pair Elo about h/2. What a user asks and reads is the head-to-head Elo, so `summarize` and
+  `head_to_head_estimate` convert the bounds in (`pair_elo`) and the estimates out (`head_to_head_elo`).
+  The conversion is exact for opponents as strong as A under the logistic (Bradley–Terry) model — the
+  opponents are drawn near the bot's own rating — and understates |h| a little against far weaker or stronger
+  opponents (there a game is less sensitive to strength).
 - The test stops when the LLR leaves ``[ln(β/(1−α)), ln((1−β)/α)]`` (≈ ±2.94 for α = β = 0.05): above it B is
   better by elo1 (accepted), below it B is not better than elo0 (rejected). As in fishtest's
   `stat_util.update_SPRT`, each bound is pulled in by the expected overshoot (Siegmund, *Sequential Analysis*,
@@ -30,15 +39,21 @@ Plain Python, no Django, no SciPy. It follows `official-stockfish/fishtest` `ser
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Sequence
 
 ALPHA = 0.05
 BETA = 0.05
 # Bots differ by tens of Elo between versions, not the 1–2 of an engine patch, and a game costs seconds: the
-# defaults ask "is B at least 30 Elo better than A?" and settle it in a few hundred pairs at most.
+# defaults ask "is B at least 30 Elo better than A?", head-to-head Elo (see the two scales above): elo1 = 30 is
+# B winning ~54% of its games against A.
 DEFAULT_ELO0 = 0.0
 DEFAULT_ELO1 = 30.0
+# How many pairs a test may take by default (the API's maximum). A +30 head-to-head change is ~15 pair Elo:
+# where A's and B's results on a deal correlate 0.36 to 0.64, the SPRT takes a median 400–900 pairs and
+# 1,100–2,000 one time in ten (bench/sprt_error_rates.py); 400, the old default, left most tests undecided.
+DEFAULT_MAX_PAIRS = 2000
+ELO_CLAMP = 1000.0  # fishtest's search window for estimates; past it an estimate is reported as ±1000
 
 Pdf = list[tuple[float, float]]
 
@@ -57,20 +72,30 @@ def elo_of(score: float) -> float:
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
+def pair_elo(head_to_head: float) -> float:
+    """The pair Elo (fishtest's unit on our pair scores) of a version `head_to_head` Elo better than A, against
+    opponents as strong as A: the logistic Elo of the mean pair score ``(L(h) + ½)/2``."""
+    return elo_of((logistic(head_to_head) + 0.5) / 2.0)
+
+
+def head_to_head_elo(pair: float) -> float:
+    """The inverse of `pair_elo`; ±inf from a pair Elo of ±191 on (a mean pair score past ¾ or ¼: B would
+    have to score more than everything, or less than nothing, against the opponents A draws with)."""
+    if not math.isfinite(pair):
+        return pair
+    return elo_of(2.0 * logistic(pair) - 0.5)
+
+
+def _clamp(elo: float) -> float:
+    return max(-ELO_CLAMP, min(ELO_CLAMP, elo))
+
+
 def bounds(alpha: float = ALPHA, beta: float = BETA) -> tuple[float, float]:
     """(lower, upper) LLR bounds of the SPRT."""
     return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
 
 
 # ------------------------------------------------------------------------------------------- scores of games
-
-def game_score(rank: int, opponent_ranks: Sequence[int]) -> float:
-    """Share of the opponents this seat finished ahead of (smaller rank is better), ties half."""
-    if not opponent_ranks:
-        raise ValueError("a game needs at least one opponent")
-    points = sum(1.0 if rank < r else 0.5 if rank == r else 0.0 for r in opponent_ranks)
-    return points / len(opponent_ranks)
-
 
 def pair_score(score_a: float, score_b: float) -> float:
     """B's result over A's on the same deal, in [0, 1] (½: equal)."""
@@ -213,9 +238,14 @@ def phi(x: float) -> float:
 
 def llr_drift_variance(pdf: Pdf, s0: float, s1: float, s: float | None = None) -> tuple[float, float]:
     """fishtest's `LLR_drift_variance_alt2`: drift and variance per pair of the LLR, approximated as a Brownian
-    motion, if the true mean score is `s` (default: the observed one; the variance then becomes its MLE)."""
-    s_, v_ = _stats(pdf)
-    s, v = (s_, v_) if s is None else (s, v_ + (s - s_) ** 2)
+    motion, if the true mean score is `s` (default: the observed one).
+
+    The variance is the observed one whatever `s` is, as in current fishtest (PR #2581, "Fix for issue 2571"):
+    the older code replaced it by its MLE given `s`, which made `outcome_prob` non-monotone in Elo, so the
+    bisection of `sprt_estimate` fell through to ±1000 for tests that stopped with a large observed Elo."""
+    s_, v = _stats(pdf)
+    if s is None:
+        s = s_
     return (s - (s0 + s1) / 2.0) * (s1 - s0) / v, (s1 - s0) ** 2 / v
 
 
@@ -334,6 +364,18 @@ def sprt_estimate(counts: Sequence[int], elo0: float = DEFAULT_ELO0, elo1: float
     return Estimate(lower_cb(0.5), lower_cb(p / 2), lower_cb(1 - p / 2), outcome_prob(0.0))
 
 
+def head_to_head_estimate(counts: Sequence[int], elo0: float = DEFAULT_ELO0, elo1: float = DEFAULT_ELO1,
+                          alpha: float = ALPHA, beta: float = BETA, p: float = 0.05) -> Estimate | None:
+    """`sprt_estimate` of a test whose bounds are head-to-head Elo, on the head-to-head scale."""
+    if elo0 == elo1:
+        return None
+    e = sprt_estimate(counts, pair_elo(elo0), pair_elo(elo1), alpha, beta, p)
+    if e is None:
+        return None
+    # clamped as fishtest clamps its own search, so the estimate stays finite (and JSON)
+    return Estimate(*(_clamp(head_to_head_elo(x)) for x in (e.elo, e.elo_low, e.elo_high)), e.los)
+
+
 # --------------------------------------------------------------------------------------------- the summary
 
 @dataclass(frozen=True)
@@ -344,8 +386,8 @@ class Summary:
     upper: float
     decision: str          # "accepted" (B better by elo1), "rejected" (not better than elo0) or "" (go on)
     score: float           # mean pair score
-    elo: float             # B over A
-    elo_low: float         # 95% interval
+    elo: float             # B over A, head-to-head Elo (±inf past a mean pair score of ¾ or ¼: null in JSON)
+    elo_low: float         # 95% interval, head-to-head Elo
     elo_high: float
     los: float             # likelihood of superiority, P(B better than A)
     stop_lower: float = -math.inf  # the bounds the decision used: lower + o0, upper − o1 (overshoot-corrected)
@@ -357,11 +399,14 @@ class Summary:
 
 def summarize(counts: Sequence[int], elo0: float = DEFAULT_ELO0, elo1: float = DEFAULT_ELO1,
               alpha: float = ALPHA, beta: float = BETA, history: Sequence[float] | None = None) -> Summary:
-    """Everything a test page shows, from the pair-score counts (grid as in `counts_of`).
+    """Everything a test page shows, from the pair-score counts (grid as in `counts_of`). `elo0`/`elo1` and the
+    Elo estimates are head-to-head Elo of B over A (see the two scales in the module's docstring); the LLR is
+    fishtest's on the matching pair-Elo bounds.
 
     `history`, the same pairs' scores in the order they were played, turns on fishtest's overshoot correction
     of the stopping bounds (`overshoot_of`); without it the bounds are the plain ones."""
     lower, upper = bounds(alpha, beta)
+    elo0, elo1 = pair_elo(elo0), pair_elo(elo1)
     o0 = o1 = 0.0
     if history is not None:
         o = overshoot_of(history, (len(counts) - 1) // 4 + 1, elo0, elo1)
@@ -382,5 +427,5 @@ def summarize(counts: Sequence[int], elo0: float = DEFAULT_ELO0, elo1: float = D
         los = 0.5 * (1.0 + math.erf((mean - 0.5) / se / math.sqrt(2.0)))
     else:
         los = 1.0 if mean > 0.5 else 0.0 if mean < 0.5 else 0.5
-    return Summary(pairs, llr, lower, upper, decision, mean, elo_of(mean), elo_of(mean - 1.96 * se),
-                   elo_of(mean + 1.96 * se), los, stop_lower, stop_upper)
+    h2h = [head_to_head_elo(elo_of(m)) for m in (mean, mean - 1.96 * se, mean + 1.96 * se)]
+    return Summary(pairs, llr, lower, upper, decision, mean, h2h[0], h2h[1], h2h[2], los, stop_lower, stop_upper)

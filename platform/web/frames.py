@@ -15,11 +15,14 @@ from pathlib import Path
 
 from django.conf import settings
 
+from arena import narration
 from arena import replay as replays
 from matches.models import Match
 
 # 3: a seat's view shows other seats' decisions as the game allows (State.redact_decision), not all-or-nothing
-CACHE_VERSION = 3
+# 4: the payload carries the story (arena.narration: turns in words, scores by frame, chapters, final parts)
+# 5: a faulted turn's story says the referee substituted the move (arena.narration)
+CACHE_VERSION = 5
 
 
 class NoReplay(LookupError):
@@ -50,12 +53,16 @@ def frames_gz(match: Match, seat: int | None) -> bytes:
     except FileNotFoundError:
         pass
     replay = replays.load(source)
+    frames = replays.frames(replay, seat)
+    names = [s.get("name") or f"seat {s.get('seat', i) + 1}" for i, s in enumerate(replay["header"]["seats"])]
     payload = {
         "header": replay["header"],
         "seats": replay["header"]["seats"],
         "seat": seat,
         "result": replay.get("result"),
-        "frames": replays.frames(replay, seat),
+        "frames": frames,
+        # from the same (possibly redacted) frames: the story never says more than the view shows
+        "story": narration.story(replay["header"]["game"], frames, names),
     }
     data = gzip.compress(json.dumps(payload, separators=(",", ":")).encode(), compresslevel=6, mtime=0)
     cache.parent.mkdir(parents=True, exist_ok=True)

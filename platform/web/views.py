@@ -5,6 +5,7 @@ pages call it from small scripts with the session), so the rules live in one pla
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 from django.conf import settings
 from django.contrib import messages
@@ -18,10 +19,17 @@ from django.http import FileResponse, Http404, HttpResponse, HttpResponseBadRequ
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET
 
+from accounts import throttles, tokens
+from accounts.models import ApiToken
+from accounts.names import impersonation, protected_names
 from arena import games as game_registry
 from botregistry.models import Bot, BotVersion
 from ladders.models import Ladder, Rating
+from ladders.rating import pairing_score
 from matches.models import Match, Participant
+from matches.seeds import is_staff, seed_is_public, visible_seed
+from tournaments import services as tservices
+from tournaments.models import Tournament
 
 from . import charts, frames
 
@@ -30,18 +38,21 @@ from . import charts, frames
 # the 95% interval 1.96·σ on that scale.
 ELO_PER_MU = 400 / (math.log(10) * math.sqrt(2) * 25 / 6)
 
+#: what the viewer's "skip" buttons skip by, per game (arena.games.<game>.narrate.chapter)
+CHAPTER_WORDS = {"thebes": "year", "minos": "round"}
+
 LEADERBOARD_SORTS = {
-    "rank": ("-elo", "id"),
-    "elo": ("-elo", "id"),
-    "-elo": ("elo", "id"),
-    "games": ("-games", "-elo"),
-    "-games": ("games", "-elo"),
-    "winrate": (F("winrate").desc(nulls_last=True), "-elo"),
-    "-winrate": (F("winrate").asc(nulls_last=True), "-elo"),
+    "rank": ("-rating", "id"),
+    "elo": ("-rating", "id"),
+    "-elo": ("rating", "id"),
+    "games": ("-games", "-rating"),
+    "-games": ("games", "-rating"),
+    "winrate": (F("winrate").desc(nulls_last=True), "-rating"),
+    "-winrate": (F("winrate").asc(nulls_last=True), "-rating"),
     "bot": ("bot__name", "id"),
     "-bot": ("-bot__name", "id"),
-    "owner": ("bot__owner__username", "-elo"),
-    "-owner": ("-bot__owner__username", "-elo"),
+    "owner": ("bot__owner__username", "-rating"),
+    "-owner": ("-bot__owner__username", "-rating"),
 }
 
 
@@ -58,18 +69,12 @@ def _live_page(request, template: str, fragment: str, context: dict, live: bool)
     return resp
 
 
-def _tournaments():
-    from tournaments.models import Tournament
-    return Tournament
-
-
 def home(request):
-    Tournament = _tournaments()
     ladders = list(Ladder.objects.filter(active=True))
     tops = {}
     for ladder in ladders:
         tops[ladder.pk] = list(Rating.objects.filter(ladder=ladder).select_related("bot__owner")
-                               .order_by("-elo", "id")[:5])
+                               .order_by("-rating", "id")[:5])
     for ladder in ladders:
         ladder.top = tops[ladder.pk]
     tournaments = list(Tournament.objects.filter(status__in=["scheduled", "running"])
@@ -88,14 +93,13 @@ def ladder(request, slug: str):
         sort = "rank"
     qs = (Rating.objects.filter(ladder=ladder)
           .select_related("bot__owner")
-          .annotate(rank=Window(Rank(), order_by=[F("elo").desc()]),
+          .annotate(rank=Window(Rank(), order_by=[F("rating").desc()]),
                     winrate=Case(When(games=0, then=Value(None)),
                                  default=Cast(F("wins"), FloatField()) / Cast(F("games"), FloatField())))
           .order_by(*LEADERBOARD_SORTS[sort]))
     page = Paginator(qs, _page_size(request)).get_page(request.GET.get("page"))
     rows = list(page.object_list)
-    for r in rows:
-        r.interval = 1.96 * r.sigma * ELO_PER_MU
+    for r in rows:  # the fitted rating's own 95% interval (ladders.rating_fit); None before the first fit
         r.win_pct = 100.0 * r.wins / r.games if r.games else None
     return _live_page(request, "web/ladder.html", "web/_ladder_board.html", {
         "ladder": ladder, "page": page, "rows": rows, "sort": sort,
@@ -116,17 +120,72 @@ def bot(request, bot_id: int):
     versions = list(b.versions.order_by("-number"))
     is_owner = request.user.is_authenticated and (request.user.pk == b.owner_id or request.user.is_staff)
     ratings = list(b.ratings.select_related("ladder"))
+    mine = list(Participant.objects.filter(bot=b, match__status=Match.Status.FINISHED)
+                .order_by("-match_id").values("match_id", "match__ladder_id", "rank", "score")[:HEAD_TO_HEAD_MATCHES])
+    ranks: dict[int, list[int]] = {}
+    for p in mine:
+        if p["rank"] is not None and p["match__ladder_id"] is not None:
+            ranks.setdefault(p["match__ladder_id"], []).append(p["rank"])
     for r in ratings:
         r.interval = 1.96 * r.sigma * ELO_PER_MU
+        got = ranks.get(r.ladder_id) or []
+        r.avg_rank = sum(got) / len(got) if got else None
         history = list(Participant.objects.filter(bot=b, match__ladder=r.ladder, match__rated=True,
-                                                  elo_after__isnull=False)
-                       .order_by("-match__finished_at").values_list("match__finished_at", "elo_after")[:300])
+                                                  elo_after__isnull=False, match__finished_at__isnull=False)
+                       .order_by("-match__finished_at")
+                       .values_list("match__finished_at", "elo_after", "sigma_after", "match_id", "version__number")[:300])
         history.reverse()
-        r.chart = charts.rating_history(history, label=f"Rating history of {b.name} on {r.ladder.name}")
-    recent = (Match.objects.filter(participants__bot=b).order_by("-id")
-              .prefetch_related(Prefetch("participants", queryset=Participant.objects.select_related("bot")))[:20])
+        points = [charts.RatingPoint(at, elo, 1.96 * sigma * ELO_PER_MU if sigma is not None else 0.0, mid, num)
+                  for at, elo, sigma, mid, num in history]
+        r.chart = charts.rating_history(points, label=f"Elo after each match of {b.name} on {r.ladder.name}")
+    recent = list(Match.objects.filter(participants__bot=b).order_by("-id")
+                  .prefetch_related(Prefetch("participants", queryset=Participant.objects.select_related("bot")))[:20])
+    for m in recent:
+        m.me = next((p for p in m.participants.all() if p.bot_id == b.pk), None)
+        if m.me is not None:  # faults of this match by kind, in order of first appearance
+            m.me.fault_kinds = list(Counter(f.get("kind") for f in m.me.faults or []).items())
+    # faults by kind over the bot's latest finished matches (the same window as the head-to-head table)
+    kinds: Counter = Counter()
+    window = Participant.objects.filter(bot=b, match__status=Match.Status.FINISHED).order_by("-match_id")
+    for faults in window.values_list("faults", flat=True)[:HEAD_TO_HEAD_MATCHES]:
+        kinds.update(f.get("kind") for f in faults or [] if f.get("kind") != "disqualified")
     return render(request, "web/bot.html", {"bot": b, "versions": versions, "ratings": ratings,
-                                            "recent": recent, "is_owner": is_owner})
+                                            "recent": recent, "is_owner": is_owner,
+                                            "head_to_head": head_to_head(b, mine),
+                                            "fault_kinds": kinds.most_common(), "fault_matches": len(mine),
+                                            "can_switch": request.user.is_authenticated
+                                            and request.user.pk == b.owner_id})
+
+
+#: the bot page's head-to-head table and average ranks read at most this many of the bot's latest matches
+HEAD_TO_HEAD_MATCHES = 2000
+
+
+def head_to_head(b: Bot, mine: list[dict]) -> list[dict]:
+    """Per opponent met in `mine` (this bot's finished matches): games together, this bot's and the opponent's
+    average rank in them, the average score difference (this bot minus the opponent), and how often this bot
+    finished ahead. Most-met opponents first, at most 30."""
+    by_match = {p["match_id"]: p for p in mine}
+    rows: dict[int, dict] = {}
+    others = (Participant.objects.filter(match_id__in=list(by_match)).exclude(bot=b)
+              .values("match_id", "bot_id", "bot__name", "rank", "score"))
+    for o in others:
+        me = by_match[o["match_id"]]
+        row = rows.setdefault(o["bot_id"], {"bot_id": o["bot_id"], "name": o["bot__name"], "games": 0,
+                                            "my_ranks": [], "their_ranks": [], "diffs": [], "ahead": 0})
+        row["games"] += 1
+        if me["rank"] is not None and o["rank"] is not None:
+            row["my_ranks"].append(me["rank"])
+            row["their_ranks"].append(o["rank"])
+            row["ahead"] += me["rank"] < o["rank"]
+        if me["score"] is not None and o["score"] is not None:
+            row["diffs"].append(me["score"] - o["score"])
+    out = sorted(rows.values(), key=lambda r: (-r["games"], r["name"]))[:30]
+    for r in out:
+        r["my_rank"] = sum(r["my_ranks"]) / len(r["my_ranks"]) if r["my_ranks"] else None
+        r["their_rank"] = sum(r["their_ranks"]) / len(r["their_ranks"]) if r["their_ranks"] else None
+        r["diff"] = sum(r["diffs"]) / len(r["diffs"]) if r["diffs"] else None
+    return out
 
 
 def match(request, match_id: int):
@@ -135,13 +194,20 @@ def match(request, match_id: int):
     tgame = getattr(m, "tournament_game", None)  # the reverse one-to-one raises an AttributeError when absent
     players = len(seats)
     return render(request, "web/match.html", {
-        "match": m, "seats": seats, "tournament_game": tgame,
-        "has_replay": bool(m.replay_path), "seat_range": range(players)})
+        "match": m, "seats": seats, "tournament_game": tgame, "seed": visible_seed(m, request.user),
+        "has_replay": bool(m.replay_path), "seat_range": range(players),
+        "chapter_word": CHAPTER_WORDS.get(m.game, "chapter")})
+
+
+SEED_STILL_PLAYED = "this match's deal is still being played (duplicate set or version-test pair): shown once it is over"
 
 
 @require_GET
 def match_frames(request, match_id: int):
     m = get_object_or_404(Match, pk=match_id)
+    public = seed_is_public(m)
+    if m.done and not (public or is_staff(request.user)):  # its deal is still played in a sibling
+        return HttpResponse(SEED_STILL_PLAYED, status=403, content_type="text/plain")
     players = int((m.params or {}).get("players") or m.participants.count())
     try:
         seat = frames.parse_seat(request.GET.get("seat"), players)
@@ -160,7 +226,8 @@ def match_frames(request, match_id: int):
         import gzip
         resp = HttpResponse(gzip.decompress(data), content_type="application/json")
     resp["Vary"] = "Accept-Encoding"
-    resp["Cache-Control"] = "public, max-age=3600"
+    # staff's view of a deal still being played must not sit in a shared cache
+    resp["Cache-Control"] = "public, max-age=3600" if public else "private, no-store"
     return resp
 
 
@@ -170,20 +237,19 @@ def match_replay(request, match_id: int):
     path = m.replay_file
     if path is None or not path.exists():
         raise Http404("this match has no replay")
+    if not (is_staff(request.user) or seed_is_public(m)):
+        return HttpResponse(SEED_STILL_PLAYED, status=403, content_type="text/plain")
     return FileResponse(open(path, "rb"), as_attachment=True, filename=f"match-{m.pk}.replay.json.gz",
                         content_type="application/gzip")
 
 
 def tournaments(request):
-    Tournament = _tournaments()
     qs = Tournament.objects.all().order_by("-starts_at")
     page = Paginator(qs, 30).get_page(request.GET.get("page"))
     return render(request, "web/tournaments.html", {"page": page})
 
 
 def tournament(request, tournament_id: int):
-    Tournament = _tournaments()
-    from tournaments import services as tservices
     t = get_object_or_404(Tournament, pk=tournament_id)
     entries = {e.id: e for e in t.entries.select_related("bot__owner", "version")}
     if t.final_standings is not None:
@@ -199,17 +265,56 @@ def tournament(request, tournament_id: int):
             parts = {p.seat: p for p in g.match.participants.all()} if g.match else {}
             g.rows = [{"entry": entries[e], "part": parts.get(i),
                        "forfeit": (g.forfeit or {}).get(str(e), "")} for i, e in enumerate(g.seats)]
+    cross = cross_table(t, table, entries, rounds) if t.format == Tournament.Format.ROUND_ROBIN else None
     return _live_page(request, "web/tournament.html", "web/_tournament_live.html", {
         "t": t, "table": table, "rounds": rounds, "entries": sorted(entries.values(), key=lambda e: (e.seeding, e.id)),
-        "total_rounds": t.total_rounds},
+        "total_rounds": t.total_rounds, "cross": cross},
         live=t.status in (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING))
+
+
+def cross_table(t, table: list[dict], entries: dict, rounds: list) -> dict | None:
+    """A round robin's cross-table: one row and one column per entry (in table order), each cell the points the
+    row's bot took from the column's bot over their finished games (1 for finishing ahead, ½ for a tie, per pair
+    of seats at a table, as in the standings) and how many games they met in. None before there are entries."""
+    order = [row["entry"] for row in table if row.get("entry") in entries] or [
+        e.id for e in sorted(entries.values(), key=lambda e: (e.seeding, e.id))]
+    if not order:
+        return None
+    cells: dict[tuple[int, int], list[float]] = {}
+    for rnd in rounds:
+        for g in rnd.games.all():
+            if not g.match or g.match.status != "finished":
+                continue
+            ranks = {p.seat: p.rank for p in g.match.participants.all()}
+            for i, a in enumerate(g.seats):
+                for j, b in enumerate(g.seats):
+                    if a == b or ranks.get(i) is None or ranks.get(j) is None:
+                        continue
+                    pts = pairing_score(ranks[i], ranks[j])  # 1 ahead, ½ tied: the tournament's points
+                    cell = cells.setdefault((a, b), [0.0, 0])
+                    cell[0] += pts
+                    cell[1] += 1
+    rows = []
+    for a in order:
+        row = []
+        for b in order:
+            got = cells.get((a, b))
+            row.append({"self": a == b, "points": got[0] if got else None, "games": got[1] if got else 0,
+                        "opponent": entries[b].bot.name})
+        rows.append({"entry": entries[a], "cells": row})
+    return {"columns": [entries[e] for e in order], "rows": rows}
 
 
 # ------------------------------------------------------------------------------------------------ owner pages
 
 def signup(request):
     if request.method == "POST":
+        if (wait := throttles.throttled(request, throttles.SIGNUP)) is not None:  # as the API's sign-up
+            return HttpResponse(f"Too many sign-ups from your address: try again in {int(wait) + 1} s.",
+                                status=429, content_type="text/plain")
         form = UserCreationForm(request.POST)
+        if form.is_valid() and (reason := impersonation(form.cleaned_data["username"], protected_names())):
+            form.add_error("username", reason)  # no account that reads as staff's or the house's
         if form.is_valid():
             user = form.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -222,18 +327,21 @@ def signup(request):
 
 @login_required(login_url="web:login")
 def me(request):
-    from rest_framework.authtoken.models import Token
-
     if request.method == "POST" and request.POST.get("action") == "new-token":
-        Token.objects.filter(user=request.user).delete()
-        Token.objects.create(user=request.user)
-        messages.success(request, "A new API token was made; the old one no longer works.")
+        # Stored hashed: the key is shown once, on the page this redirects to, and nowhere else ever after.
+        request.session["new_api_token"] = tokens.replace(request.user)
+        messages.success(request, "A new API token was made; the old ones no longer work.")
         return redirect("web:me")
-    token = Token.objects.filter(user=request.user).first()
+    token = ApiToken.objects.filter(user=request.user).first()
+    new_key = request.session.pop("new_api_token", None)
     bots = list(Bot.objects.filter(owner=request.user).select_related("active_version")
                 .prefetch_related(Prefetch("versions", queryset=BotVersion.objects.order_by("-number"))))
     opponents = (Bot.objects.exclude(owner=request.user).filter(active_version__status=BotVersion.Status.READY)
                  .select_related("owner").order_by("game", "name")[:500])
     ladders = Ladder.objects.filter(active=True)
-    return render(request, "web/me.html", {"token": token, "bots": bots, "opponents": opponents,
-                                           "ladders": ladders, "games": game_registry.names()})
+    response = render(request, "web/me.html", {"token": token, "new_key": new_key, "bots": bots,
+                                               "opponents": opponents, "ladders": ladders,
+                                               "games": game_registry.names()})
+    if new_key:
+        response["Cache-Control"] = "no-store"  # the key is on this page once: keep it out of caches
+    return response

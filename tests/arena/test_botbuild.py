@@ -147,7 +147,7 @@ def test_a_hostile_build_is_contained(tmp_path):
         "(echo x > ../escape.txt) 2>&1 || echo parent-refused",
         "(echo x > /usr/escape.txt) 2>&1 || echo usr-refused",
         f"echo x > {host_tmp}",  # the build's own /tmp is private
-        "ln -s /etc/passwd passwd-link",
+        "ln -s bot.cpp inner-link",  # a link inside the folder is not copied (one out of it refuses the build)
         "mkdir -p out && g++ -o out/bot bot.cpp && chmod 6755 out/bot",
     ])
     bot = make_bot(tmp_path / "bot", {"bot.cpp": HELLO}, ["bash", "-c", script])
@@ -160,7 +160,7 @@ def test_a_hostile_build_is_contained(tmp_path):
     assert {"outside-refused", "parent-refused", "usr-refused"} <= set(result.log.split())
     assert not outside.exists() and not (tmp_path / "escape.txt").exists() and not host_tmp.exists()
     assert not Path("/usr/escape.txt").exists()
-    assert not (bot / "passwd-link").exists() and not (bot / "passwd-link").is_symlink()
+    assert not (bot / "inner-link").exists() and not (bot / "inner-link").is_symlink()
     mode = (bot / "out" / "bot").stat().st_mode
     assert not mode & (stat.S_ISUID | stat.S_ISGID)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bot"]
@@ -215,3 +215,60 @@ def test_concurrent_callers_share_one_build(tmp_path):
     for t in threads:
         t.join()
     assert sorted(r is None for r in results) == [False, True]
+
+
+# --- what a build may leave behind: bounded, plain files, the manifest untouched (issue 9) -------------------
+
+SCRIPT_PROGRAM = "mkdir -p out && printf '#!/bin/sh\\n' > out/bot && chmod +x out/bot"
+
+
+@pytest.mark.parametrize("hostile, why", [
+    ("head -c 300M /dev/zero > big.bin", "it made more than 200 MB of files"),
+    ("mkdir gen && cd gen && seq 1 10000 | xargs touch", "it made more than 2000 files and folders"),
+    ("printf 'name = \"x\"\\ngames = [\"thebes\"]\\nruntime = \"binary\"\\ncommand = [\"/bin/sh\"]\\n' > bot.toml",
+     "it changed or removed bot.toml"),
+    ("rm bot.toml", "it changed or removed bot.toml"),
+    ("head -c 1M /dev/zero > one.bin && for i in 1 2 3; do ln one.bin hard$i.bin; done",
+     "is a hard link (4 names for one file)"),
+    ("mkfifo pipe", "pipe is a fifo"),
+    ("for i in $(seq 1200); do mkdir d && cd d; done", "its folders nest more than 64 deep"),
+    ("mkdir -p $(printf 'a%.0s' $(seq 250))/$(printf 'b%.0s' $(seq 250))/$(printf 'c%.0s' $(seq 250))"
+     "/$(printf 'd%.0s' $(seq 250))/$(printf 'e%.0s' $(seq 250))", "a path longer than 1024 characters"),
+    ("ln -s /etc/shadow shadow", "shadow is a symbolic link out of your folder"),
+    ("mkdir -p lib && ln -s ../../.. lib/up", "lib/up is a symbolic link out of your folder"),
+])
+def test_a_hostile_build_output_is_refused_and_nothing_is_kept(tmp_path, hostile, why):
+    bot = make_bot(tmp_path / "bot", {"build.sh": f"{SCRIPT_PROGRAM} && {hostile}\n"}, ["sh", "build.sh"])
+    before = snapshot(bot)
+    with pytest.raises(botbuild.BuildError) as caught:
+        botbuild.build(bot)
+    assert str(caught.value).startswith("the build's output was refused: ") and why in str(caught.value)
+    assert snapshot(bot) == before  # nothing of the refused build: no program, no partial copy
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bot"]
+
+
+def test_a_build_without_its_program_keeps_nothing(tmp_path):
+    bot = make_bot(tmp_path / "bot", {"bot.cpp": HELLO}, ["sh", "-c", "mkdir -p obj && echo x > obj/a.o"])
+    before = snapshot(bot)
+    with pytest.raises(botbuild.BuildError, match="did not make out/bot"):
+        botbuild.build(bot)
+    assert snapshot(bot) == before
+
+
+def test_check_refuses_a_build_that_rewrites_its_manifest_in_words(tmp_path):
+    rewrite = "sed -i 's/tiny/other/' bot.toml"
+    bot = make_bot(tmp_path / "bot", {"build.sh": f"{SCRIPT_PROGRAM} && {rewrite}\n"}, ["sh", "build.sh"])
+    report = check_bot(bot)
+    assert not report.ok and report.result is None
+    assert report.reason == "the build's output was refused"
+    assert "changed or removed bot.toml" in report.problems[0]
+    assert 'name = "tiny"' in (bot / "bot.toml").read_text() and not (bot / "out").exists()
+
+
+def test_a_failing_builds_public_reason_is_one_line_without_its_output(tmp_path):
+    secret_source = "int main() { return 0 } // SECRET-STRATEGY-42\n"
+    bot = make_bot(tmp_path / "bot", {"bot.cpp": secret_source}, COMPILE)
+    report = check_bot(bot)
+    assert not report.ok
+    assert "SECRET-STRATEGY-42" in report.log  # the owner's log has the compiler's lines
+    assert report.reason == "the build failed" and "\n" not in report.reason

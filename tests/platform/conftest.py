@@ -16,22 +16,31 @@ import uuid
 from pathlib import Path
 
 import pytest
-
 from platform_helpers import PLATFORM, ROOT
-
 
 # --- accounts and API clients ---------------------------------------------------------------------------------
 
 @pytest.fixture
 def make_user(db):
+    """A user with an API token; the token's key (stored hashed) is kept on the object as `api_key`."""
     from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
+
+    from accounts import tokens
 
     def make(username: str | None = None):
         user = get_user_model().objects.create_user(username or f"u{uuid.uuid4().hex[:8]}", "", "pw-123456789")
-        Token.objects.get_or_create(user=user)
+        user.api_key = tokens.issue(user)
         return user
     return make
+
+
+def api_key_of(user) -> str:
+    """The user's API key: the one `make_user` made, else a new one (keys are stored hashed: none to read back)."""
+    from accounts import tokens
+
+    if getattr(user, "api_key", None) is None:
+        user.api_key = tokens.issue(user)
+    return user.api_key
 
 
 @pytest.fixture
@@ -41,7 +50,7 @@ def client_for():
     def make(user=None) -> APIClient:
         client = APIClient()
         if user is not None:
-            client.credentials(HTTP_AUTHORIZATION=f"Token {user.auth_token.key}")
+            client.credentials(HTTP_AUTHORIZATION=f"Token {api_key_of(user)}")
         return client
     return make
 

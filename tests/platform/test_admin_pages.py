@@ -3,7 +3,6 @@
 import pytest
 from django.contrib import admin
 from django.urls import reverse
-
 from platform_helpers import make_bot
 
 PLATFORM_APPS = {"botregistry", "ladders", "matches"}

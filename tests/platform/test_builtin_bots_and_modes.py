@@ -2,7 +2,6 @@
 
 import pytest
 from django.core.management import call_command
-
 from platform_helpers import ROOT
 
 
@@ -44,9 +43,10 @@ def test_register_builtin_bots_is_idempotent_and_enrols_them(ladders, capsys):
 
 
 def test_without_sandbox_an_untrusted_match_fails_with_a_reason(db, make_user, settings):
+    from platform_helpers import make_bot
+
     from matches.services import create_match
     from matches.tasks import run_match
-    from platform_helpers import make_bot
 
     settings.ARENA_SANDBOX = "off"
     a, b = make_bot(make_user(), "a"), make_bot(make_user(), "b")

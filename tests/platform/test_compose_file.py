@@ -28,7 +28,7 @@ def test_services_and_their_dependencies():
         assert service["depends_on"]["db"]["condition"] == "service_healthy"
         assert service["depends_on"]["redis"]["condition"] == "service_healthy"
         assert "storage:/data" in service["volumes"]  # web stores uploads that workers read
-    assert services["web"]["ports"] == ["8000:8000"]
+    assert services["web"]["ports"] == ["127.0.0.1:8000:8000"]  # plain HTTP: for the TLS proxy on the host only
     assert services["worker"]["privileged"] is True  # bubblewrap and cgroups for the bot sandbox
     assert {"pgdata", "redisdata", "storage"} <= set(compose()["volumes"])
 

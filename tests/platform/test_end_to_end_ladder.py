@@ -5,7 +5,6 @@ import gzip
 import json
 
 import pytest
-
 from platform_helpers import bot_files, upload, wait_for, zip_bytes
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sandbox, pytest.mark.timeout(180)]
@@ -13,7 +12,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sandbox, pyte
 
 def test_upload_validate_play_and_rank(celery_worker, client_for, make_user, anon):
     from ladders.models import Ladder
-    from ladders.tasks import matchmake
+    from matchmaking.tasks import matchmake
 
     Ladder.objects.create(slug="thebes-2p", name="Thebes 2p", game="thebes", players=2)
     versions = []
@@ -73,6 +72,7 @@ def test_a_broken_upload_fails_validation_with_a_reason(celery_worker, client_fo
                      not in ("pending", "validating") and s, 60, 0.5, "validation")
     assert state["status"] == "failed"
     assert state["status_reason"]  # in words, e.g. that the bot exited before serving
+    assert "I forgot" not in state["status_reason"] and "\n" not in state["status_reason"]  # its output: the log
     assert "I forgot to write my bot" in state["validation_log"]
     detail = client.get(f"/api/bots/{bot['id']}/").json()
     assert detail["active_version"] is None and "no ready version" in detail["status"]

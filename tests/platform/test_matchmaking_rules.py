@@ -2,19 +2,19 @@
 
 import random
 from collections import Counter
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from platform_helpers import make_bot
 
-from ladders.matchmaking import Candidate, pick_table
+from matchmaking.rules import Candidate, information, pick_table
 
-T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def cand(bot_id, owner=None, elo=1500.0, games=10, idle_minutes=None, version_age_minutes=60, house=False):
+def cand(bot_id, owner=None, rating=1500.0, games=10, idle_minutes=None, version_age_minutes=60, house=False):
     return Candidate(bot_id=bot_id, owner_id=owner if owner is not None else bot_id, version_id=bot_id * 10,
-                     version_created_at=T0 - timedelta(minutes=version_age_minutes), elo=elo, games=games,
+                     version_created_at=T0 - timedelta(minutes=version_age_minutes), rating=rating, games=games,
                      last_played_at=None if idle_minutes is None else T0 - timedelta(minutes=idle_minutes),
                      house=house)
 
@@ -29,19 +29,56 @@ def test_ties_on_games_go_to_the_longest_idle_then_the_newest_version():
     idle = [cand(1, games=3, idle_minutes=5), cand(2, games=3, idle_minutes=50), cand(3, games=3, idle_minutes=1)]
     assert all(2 in {c.bot_id for c in pick_table(idle, 2, random.Random(s), window=1)} for s in range(10))
     newest = [cand(1, games=0, version_age_minutes=100), cand(2, games=0, version_age_minutes=1),
-              cand(3, games=0, version_age_minutes=50, elo=3000)]
+              cand(3, games=0, version_age_minutes=50, rating=3000)]
     # bot 2 is the seed; with window 1 its opponent is the nearest rating (bot 1, not bot 3)
     assert {c.bot_id for c in pick_table(newest, 2, random.Random(0), window=1)} == {1, 2}
 
 
-def test_opponents_come_from_nearby_ratings():
-    pool = [cand(1, games=0, elo=1500)] + [cand(i, elo=1000 + 100 * i) for i in range(2, 12)]
+def test_the_old_window_rule_draws_only_from_the_nearest_ratings():
+    pool = [cand(1, games=0, rating=1500)] + [cand(i, rating=1000 + 100 * i) for i in range(2, 12)]
     opponents = Counter()
     for seed in range(200):
         table = pick_table(pool, 2, random.Random(seed), window=3)
         opponents.update(c.bot_id for c in table if c.bot_id != 1)
     # 1500's nearest are 1400 (bot 4), 1500 (bot 5), 1600 (bot 6): nobody else is ever drawn
     assert set(opponents) == {4, 5, 6}
+
+
+class RecordingRandom(random.Random):
+    """Remembers the weights of every weighted draw."""
+
+    def __init__(self, seed=0):
+        super().__init__(seed)
+        self.draws = []
+
+    def choices(self, population, weights=None, **kw):
+        self.draws.append((list(population), list(weights)))
+        return super().choices(population, weights=weights, **kw)
+
+
+def test_opponents_are_drawn_weighted_by_the_information_of_the_game():
+    """p(1 − p) from the leaderboard ratings: equals weigh ¼, a bot 400 points away 1/12 (10/11 · 1/11), and a
+    bot far out of reach still a little (the floor), so everyone can meet everyone and the ladder is one scale."""
+    pool = [cand(1, games=0, rating=1500), cand(2, rating=1500), cand(3, rating=1900), cand(4, rating=1e6)]
+    rng = RecordingRandom()
+    table = pick_table(pool, 2, rng)
+    assert 1 in {c.bot_id for c in table}
+    (population, weights), = rng.draws
+    by_bot = dict(zip((c.bot_id for c in population), weights))
+    assert by_bot[2] == pytest.approx(0.25)
+    assert by_bot[3] == pytest.approx(10 / 121)
+    assert by_bot[4] == 1e-9
+    assert information(1500, 1900) == information(1900, 1500) == pytest.approx(10 / 121)
+
+
+def test_each_seat_of_a_multiplayer_table_is_weighted_against_the_seed():
+    pool = [cand(1, games=0, rating=1500)] + [cand(i, rating=1500 + 200 * i) for i in range(2, 7)]
+    rng = RecordingRandom()
+    table = pick_table(pool, 4, rng)
+    assert len(rng.draws) == 3 and len({c.bot_id for c in table}) == 4
+    for population, weights in rng.draws:
+        assert weights == [pytest.approx(information(1500, c.rating)) for c in population]
+        assert 1 not in {c.bot_id for c in population}  # the seed is seated once
 
 
 def test_never_two_bots_of_one_owner_at_a_table():
@@ -78,8 +115,8 @@ def ladder(db):
 
 
 def test_matchmake_queues_tables_of_ready_bots_with_distinct_owners(ladder, make_user, settings):
-    from ladders.services import matchmake
     from matches.models import Match
+    from matchmaking.services import matchmake
 
     settings.ARENA_MATCHMAKING = {"max_pending_per_ladder": 10, "window": 4}
     alice, bob, carol = make_user(), make_user(), make_user()
@@ -102,7 +139,7 @@ def test_matchmake_queues_tables_of_ready_bots_with_distinct_owners(ladder, make
 
 
 def test_matchmake_respects_the_pending_limit_and_inactive_ladders(ladder, make_user, settings):
-    from ladders.services import matchmake
+    from matchmaking.services import matchmake
 
     settings.ARENA_MATCHMAKING = {"max_pending_per_ladder": 1, "window": 4}
     for i in range(6):
@@ -113,3 +150,25 @@ def test_matchmake_respects_the_pending_limit_and_inactive_ladders(ladder, make_
     ladder.save()
     settings.ARENA_MATCHMAKING = {"max_pending_per_ladder": 5, "window": 4}
     assert matchmake(random.Random(0)) == []
+
+
+def test_version_test_opponents_follow_the_table_rules_around_the_tested_bots_rating():
+    """`pick_opponents` is the draw of a ladder table's other seats, shared with version tests: never a bot of
+    the given owners, never two bots of one other owner (house bots exempt), only among the `window` nearest."""
+    from matchmaking.rules import pick_opponents
+
+    mine = [cand(1, owner=7, rating=1500), cand(2, owner=7, rating=1501)]  # the tested bot's owner: 7
+    twins = [cand(3, owner=8, rating=1499), cand(4, owner=8, rating=1502)]
+    house = [cand(5, owner=9, rating=1503, house=True), cand(6, owner=9, rating=1497, house=True)]
+    others = [cand(10, rating=1600), cand(11, rating=1700), cand(12, rating=2500)]
+    seen, together = set(), 0
+    for seed in range(100):
+        ids = [c.bot_id for c in pick_opponents(1500, {7}, mine + twins + house + others, 3, random.Random(seed),
+                                                window=2)]
+        seen.update(ids)
+        together += {5, 6} <= set(ids)
+        assert len(ids) == 3 and not {1, 2} & set(ids)  # never the owner's own bots
+        assert len({3, 4} & set(ids)) <= 1  # never two of one owner
+    assert together  # two house bots (one owner) may sit at one table
+    assert 12 not in seen  # always among the 2 nearest still eligible
+    assert pick_opponents(1500, {7}, mine + twins, 2, random.Random(0), window=4) is None  # runs out

@@ -1,7 +1,8 @@
 """The rating math: Elo from finishing orders (known values, conservation, damping) and OpenSkill μ/σ."""
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ladders.rating import Skill, elo_changes, expected_score, initial_skill, openskill_update
 

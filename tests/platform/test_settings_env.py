@@ -39,7 +39,7 @@ def test_embedded_defaults(tmp_path):
     assert s["broker"] == f"redis+socket://{tmp_path / 'redis.sock'}"
     assert s["storage"] == str(tmp_path / "storage") and s["sandbox"] == "auto"
     assert s["acks_late"] and s["reject_lost"] and s["prefetch"] == 1
-    assert {"ladders.tasks.matchmake", "matches.tasks.recover_stale_matches"} <= set(s["beat"])
+    assert {"matchmaking.tasks.matchmake", "matches.tasks.recover_stale_matches"} <= set(s["beat"])
 
 
 def test_production_from_environment(tmp_path):

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-
 from platform_helpers import bot_files, tar_gz_bytes, upload, zip_bytes
 
 
@@ -215,3 +214,111 @@ def test_upload_larger_than_memory_buffer_goes_through_a_temporary_file(client, 
     version = BotVersion.objects.get()
     assert (version.package_path / "model.bin").stat().st_size == 3 * 1024 * 1024
     assert version.archive_size > 3 * 1024 * 1024 and version.archive_path.endswith(".tar.gz")
+
+
+# --- issue 9: archives and manifests that used to cost the host, or answer 500 -------------------------------
+
+def test_a_small_archive_of_30000_folders_is_refused_quickly(client, bot):
+    """Folders count as entries: a few KB of tar.gz listing 30,000 of them stops at the limit, without
+    expanding them all (deflate cannot pack 15 MB of tar headers into less than ~15 KB)."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz", compresslevel=9) as archive:
+        for n, d in bot_files().items():
+            info = tarfile.TarInfo(n)
+            info.size = len(d)
+            archive.addfile(info, io.BytesIO(d))
+        folder = tarfile.TarInfo("d")
+        folder.type, folder.mode = tarfile.DIRTYPE, 0o755
+        for _ in range(30_000):
+            archive.addfile(folder)
+    assert len(buf.getvalue()) < 100_000
+    assert_rejected(upload(client, bot.pk, buf.getvalue(), "b.tar.gz"), "more than 2000 files and folders")
+
+
+def test_a_zip_listing_30000_folders_is_refused_by_its_central_directory(client, bot):
+    files = {**bot_files(), **{f"d{i}/": b"" for i in range(30_000)}}
+    assert_rejected(upload(client, bot.pk, zip_bytes(files)), "more than 2000 files and folders")
+
+
+def test_deeply_nested_arrays_in_bot_toml_are_a_400(client, bot):
+    files = bot_files()
+    nested = b"x = " + b"[" * 20_000 + b"]" * 20_000 + b"\n"  # tomllib: RecursionError, a 500 before
+    assert len(nested) < 64 * 1024
+    assert_rejected(upload(client, bot.pk, zip_bytes({**files, "bot.toml": files["bot.toml"] + nested})),
+                    "bot.toml is invalid", "nested too deeply")
+    huge = files["bot.toml"] + b"# " + b"x" * 100_000 + b"\n"
+    assert_rejected(upload(client, bot.pk, zip_bytes({**files, "bot.toml": huge})), "bot.toml is invalid", "64 KB")
+
+
+def test_a_tar_member_whose_name_is_not_utf8_is_a_400(client, bot):
+    raw = tarfile.TarInfo("x")
+    raw.name = b"bad-\xff\xfe.py".decode("utf-8", "surrogateescape")
+    data = tar_with(raw, b"x")
+    assert b"bad-\xff\xfe.py" in __import__("gzip").decompress(data)
+    assert_rejected(upload(client, bot.pk, data, "b.tar.gz"), "not UTF-8")
+
+
+def test_a_zip_member_flagged_utf8_whose_name_is_not_is_a_400(client, bot):
+    data = bytearray(zip_with("bad-XX.py"))
+    for sig in (b"PK\x03\x04", b"PK\x01\x02"):  # local header and central directory both name the file
+        at = data.rfind(sig)
+        name_at = data.find(b"bad-XX.py", at)
+        data[name_at + 4:name_at + 6] = b"\xff\xfe"
+        flags_at = at + (6 if sig == b"PK\x03\x04" else 8)
+        flags = int.from_bytes(data[flags_at:flags_at + 2], "little") | 0x800
+        data[flags_at:flags_at + 2] = flags.to_bytes(2, "little")
+    assert_rejected(upload(client, bot.pk, bytes(data)), "not UTF-8")
+
+
+def test_a_member_with_control_characters_in_its_name_is_refused(client, bot):
+    assert_rejected(upload(client, bot.pk, zip_with("evil\nname.py")), "control character")
+
+
+def test_a_pax_header_bomb_is_refused_before_it_is_read(client, bot):
+    """A pax header's payload is read into memory whole by tarfile: 20 MB of it is refused by its size."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz", format=tarfile.PAX_FORMAT) as archive:
+        for n, d in bot_files().items():
+            info = tarfile.TarInfo(n)
+            info.size = len(d)
+            archive.addfile(info, io.BytesIO(d))
+        info = tarfile.TarInfo("big.txt")
+        info.pax_headers = {"comment": "x" * (20 * 1024 * 1024)}
+        archive.addfile(info, io.BytesIO(b""))
+    assert_rejected(upload(client, bot.pk, buf.getvalue(), "b.tar.gz"), "header of")
+
+
+def test_unpacking_has_a_time_bound(storage):
+    from botregistry.archive import ArchiveError, unpack
+
+    with pytest.raises(ArchiveError, match="took more than 0 s to unpack"):
+        unpack(zip_bytes(bot_files()), storage / "p", max_bytes=1 << 20, max_files=100, max_seconds=0)
+    assert not (storage / "p").exists()
+
+
+@pytest.mark.parametrize("maker", [zip_bytes, tar_gz_bytes])
+def test_conflicting_members_are_refused_without_server_paths(client, bot, maker):
+    for files in ({**bot_files(), "lib": b"x", "lib/a.py": b"y"}, {**bot_files(), "a/b": b"x", "a": b"y"}):
+        response = upload(client, bot.pk, maker(files), "b.zip" if maker is zip_bytes else "b.tar.gz")
+        assert_rejected(response, "same file twice, or a file and a folder of the same name")
+        assert str(settings.STORAGE_DIR) not in response.json()["detail"]
+
+
+@pytest.mark.parametrize("word", ["command", "build"])
+def test_a_manifest_program_never_probes_the_host(client, bot, word):
+    """An absolute path is refused from its text alone: the answer for a host file that exists is the answer for
+    one that does not, and names no other path."""
+    answers = []
+    for program in ("/etc/passwd", "/no/such/file"):
+        files = bot_files()
+        toml = files["bot.toml"].decode()
+        toml = (toml.replace('command = ["python"', f'command = ["{program}"')
+                if word == "command" else toml + f'build = ["{program}"]\n')
+        response = upload(client, bot.pk, zip_bytes({**files, "bot.toml": toml.encode()}))
+        assert_rejected(response, "bot.toml is invalid", "absolute path")
+        answers.append(response.json()["detail"].replace(program, "PROGRAM"))
+        assert str(settings.STORAGE_DIR) not in response.json()["detail"]
+    assert answers[0] == answers[1]
+    files = bot_files()
+    toml = files["bot.toml"].replace(b'command = ["python"', b'command = ["../../../usr/bin/python3"')
+    assert_rejected(upload(client, bot.pk, zip_bytes({**files, "bot.toml": toml})), "inside your folder")

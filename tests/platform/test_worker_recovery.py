@@ -4,7 +4,6 @@ it is finished, and rated, exactly once."""
 import shutil
 
 import pytest
-
 from platform_helpers import PYTHON_RANDOM_BOT, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sandbox, pytest.mark.timeout(180)]

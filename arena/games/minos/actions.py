@@ -1,6 +1,6 @@
 """Minos actions: value types whose canonical text form is the identity.
 
-Every decision of the game is answered by one action; its text is `kind[:arg[:arg...]]`, e.g. `draft:r2:build`,
+Every decision of the game is answered by one action; its text is `kind[:arg[:arg...]]`, e.g. `draft:red5:build`,
 `main:start:expand`, `deploy:5:2`, `groups:influence,culture`. The same text can mean different things in
 different decisions (`step:egypt` is a Build point in a turn, or one unit of a `ship_step` effect); the state's
 current decision says which. `to_dict()` is `{"text", "kind", "args"}` (the `MinosAction` protocol message).
@@ -21,11 +21,11 @@ _INST = r"I{1,2}-\d\d#\d"
 _N = r"\d{1,2}"
 _PATTERNS = [
     r"pick:(?:S\d|AB\d)", rf"start:{_N}", rf"keep:{_INST}(?:,{_INST})*", rf"palace:{_INST}",
-    r"draft:[rbyg]\d:(?:prepare|develop|build|expand|wild)", rf"groups:(?:none|{_TRACK}(?:,{_TRACK})?)",
+r"draft:(?:red|blue|yellow|grey)[1-6]:(?:prepare|develop|build|expand|wild)", rf"groups:(?:none|{_TRACK}(?:,{_TRACK})?)",
     r"retrieve:[rbyg]\d", r"bonus", rf"trait:{_INST}", r"main:forgo", r"main:start",
     r"main:start:(?:prepare|develop|build|expand)", r"main:finish", r"end",
     rf"extra:craft:{_GOOD}", rf"extra:fight:{_N}", rf"extra:barter:{_GOOD}",
-    r"offer:[1-5]", r"deck", rf"play:{_INST}", rf"farm:{_N}:[01]", rf"city:{_N}", rf"tower:{_N}",
+    r"offer:[1-5]", r"deck", rf"play:{_INST}", rf"farm:{_N}:{_GOOD}", rf"city:{_N}", rf"tower:{_N}",
     rf"ship:{_ROUTE}", rf"step:{_ROUTE}", r"recruit", rf"deploy:{_N}(?::[12])?", rf"march:{_N}:{_N}(?::[12])?",
     rf"good:{_GOOD}", rf"track:{_TRACK}", r"tile:T[BR]\d", r"stop", rf"move:{_INST}", r"fight", r"decline",
 ]
@@ -49,7 +49,7 @@ class MinosAction(Action):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, MinosAction) and other.text == self.text
 
-    def __lt__(self, other: "MinosAction") -> bool:
+    def __lt__(self, other: MinosAction) -> bool:
         return self.text < other.text
 
     def __hash__(self) -> int:

@@ -53,12 +53,12 @@ ADJ: dict[int, list[int]] = {r: [] for r in REGIONS}
 for _a, _b in DATA["map"]["adjacency"]:
     ADJ[_a].append(_b)
     ADJ[_b].append(_a)
-for _r in ADJ:
-    ADJ[_r].sort()
+for _adjacent in ADJ.values():
+    _adjacent.sort()
 IN_PLAY = {int(k): v for k, v in DATA["map"]["in_play_by_player_count"].items()}
 START_REGIONS = {int(k): v for k, v in DATA["map"]["start_regions"].items()}
 START_PAIRS = DATA["map"]["start_pairs_2p_and_solo"]
-PARTNER = {a: b for a, b in START_PAIRS} | {b: a for a, b in START_PAIRS}
+PARTNER = dict(START_PAIRS) | {b: a for a, b in START_PAIRS}
 
 BOARD = {int(k): v for k, v in DATA["action_board"]["by_player_count"].items()}
 DICE_REMOVE = {int(k): v for k, v in DATA["dice"]["remove_by_player_count"].items()}

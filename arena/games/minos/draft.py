@@ -4,9 +4,14 @@ decision that turns a seat's dice into track steps (DP-7)."""
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING, cast
 
 from arena.games.minos import data as D
 from arena.games.minos.rhadamanthus import bot_draft
+from arena.games.minos.vases import VasesMixin
+
+if TYPE_CHECKING:
+    from arena.games.minos.state import MinosState
 
 
 @functools.lru_cache(maxsize=4096)
@@ -19,7 +24,7 @@ def _group_options(dice: tuple, thr: int) -> tuple:
         colours = {c for c, _ in members if c != "grey"}
         if len(colours) == 1 and sum(v for _, v in members) >= thr:
             valid.append((mask, D.DIE_TRACK[colours.pop()]))
-    found = {()}
+    found: set[tuple[str, ...]] = {()}
     for i, (m1, t1) in enumerate(valid):
         found.add((t1,))
         for m2, t2 in valid[i + 1:]:
@@ -28,10 +33,12 @@ def _group_options(dice: tuple, thr: int) -> tuple:
     return tuple(sorted(found, key=lambda t: (len(t), [D.TRACKS.index(x) for x in t])))
 
 
-class DraftMixin:
-    """Round start, dice draft and groups (phases `draft`, `groups`, `groups_apply`).
+class DraftMixin(VasesMixin):
+    """Round start, dice draft and groups (phases `draft`, `groups`, `groups_apply`), then the vase checkpoint.
 
-    A mixin of `MinosState`: it holds no state of its own."""
+    A mixin of `MinosState`: it adds no fields."""
+
+    __slots__ = ()
 
     def _start_round(self) -> None:
         self.vp_cat = "play"
@@ -39,9 +46,9 @@ class DraftMixin:
         if self.solo:
             deck = sorted(D.BOT_DECK)
             self.rng.shuffle(deck)
-            self.bot["deck"] = deck
-            self.bot["drawn"] = []
-            self.bot["intent"] = {}
+            self.solo_bot()["deck"] = deck
+            self.solo_bot()["drawn"] = []
+            self.solo_bot()["intent"] = {}
         self.phase = "draft"
         self.step_i = 0
         self._ev(type="round", round=self.round, dice={d: v[1] for d, v in self.dice.items()})
@@ -78,7 +85,7 @@ class DraftMixin:
             s = order[self.step_i % len(order)]
             if self._human(s):
                 return True
-            bot_draft(self)
+            bot_draft(cast("MinosState", self))
             self.step_i += 1
         # draft over: progress tracks (simultaneous)
         self.sim = self._order_humans()
@@ -109,12 +116,20 @@ class DraftMixin:
         return False
 
     def _legal_draft(self) -> list[str]:
+        """`draft:<colour><value>:<row>` once per distinct die face in the pool (two red 5s are one choice)."""
         rows = self._free_rows()
-        return [f"draft:{d}:{r}" for d in self._pool() for r in rows]
+        faces = dict.fromkeys(f"{c}{v}" for c, v in (self.dice[d] for d in self._pool()))
+        return [f"draft:{f}:{r}" for f in faces for r in rows]
+
+    def _pool_die(self, face: str) -> str:
+        """The pool die a `draft:` face such as `red5` takes: the first such die in id order (dice of one colour
+        and value are interchangeable, so which one moves changes nothing but its id)."""
+        colour, value = face[:-1], int(face[-1])
+        return next(d for d in self._pool() if self.dice[d][0] == colour and self.dice[d][1] == value)
 
     def _do_draft(self, s: int, text: str) -> None:
-        _, die, row = text.split(":")
-        self._place(s, die, row)
+        _, face, row = text.split(":")
+        self._place(s, self._pool_die(face), row)
         self.step_i += 1
 
     def group_options(self, s: int) -> list[list[str]]:

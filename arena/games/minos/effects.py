@@ -4,16 +4,32 @@ share: cards from the deck and offer, permanent goods, costs, warriors entering 
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
+
 from arena.games.minos import data as D
+from arena.games.minos.position import MinosPosition
+
+
+def distinct_copies(cards: Iterable[str], known: Collection[str] = ()) -> list[str]:
+    """One instance per distinct outcome, sorted: copies of one card (`I-07#1`, `I-07#2`) are interchangeable
+    unless other seats can tell them apart (one of them is `known`, i.e. was taken from the offer), so the
+    lowest instance id of each (card, known) pair stands for all of them."""
+    first: dict[tuple[str, bool], str] = {}
+    for c in sorted(set(cards)):
+        first.setdefault((c.split("#", 1)[0], c in known), c)
+    return sorted(first.values())
+
 
 EFFECT_CHOICE_OPS = {"temp_good", "perm_good", "draw_card", "track", "deploy", "march", "ship_step", "_forage",
                      "_trade"}
 
 
-class EffectsMixin:
+class EffectsMixin(MinosPosition):
     """The work queue of effect operations, and the resource and map primitives they use.
 
-    A mixin of `MinosState`: it holds no state of its own."""
+    A mixin of `MinosState` over the declared `MinosPosition`: it adds no fields."""
+
+    __slots__ = ()
 
     def _draw_from_deck(self) -> str | None:
         deck = self.decks[self.era]
@@ -71,10 +87,6 @@ class EffectsMixin:
         p["coins"] -= cost.get("coins", 0)
         for g, k in cost.get("goods", {}).items():
             p["temp"][g] -= k - min(k, self._sources(s, g))
-
-    def _push(self, s: int, effect: list[dict]) -> None:
-        """Put an effect at the front of the work queue (before anything still pending)."""
-        self.queue[0:0] = [dict(op, p=s) for op in effect]
 
     def _eligible_deploy(self, s: int) -> list[int]:
         own = set()
@@ -143,6 +155,10 @@ class EffectsMixin:
                     self._vp(s, D.C["overflow_vp_per_step"])
                 else:
                     p["level"] += 1
+        elif op == "building_income":
+            m = self.mods(s)  # now, not when the building was placed: see Turn._build
+            p["coins"] += m["building_coins"]
+            self._vp(s, m["building_vp"])
         elif op == "vp_per":
             k = self._count(s, t["what"])
             gain = k * t["each"]

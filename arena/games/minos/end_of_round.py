@@ -4,10 +4,16 @@ interim scoring, the era switch and the next round (or the final combat after ro
 from __future__ import annotations
 
 from arena.games.minos import data as D
+from arena.games.minos.draft import DraftMixin
+from arena.games.minos.effects import EffectsMixin, distinct_copies
+from arena.games.minos.final_combat import FinalCombatMixin
 
 
-class EndOfRoundMixin:
-    """End of round (phases `income`, `palace`). A mixin of `MinosState`: it holds no state of its own."""
+class EndOfRoundMixin(FinalCombatMixin, DraftMixin, EffectsMixin):
+    """End of round (phases `income`, `palace`), then the next round or the final combat. A mixin of
+    `MinosState`: it adds no fields."""
+
+    __slots__ = ()
 
     def _income_1(self) -> None:
         for s in self._order_humans():
@@ -53,9 +59,8 @@ class EndOfRoundMixin:
                         p["known"].remove(c)
                     self._vp(s, -self._hand_palace_cost(s, c), "palace_moves")
                 p["palace"].append(c)
-                # a hand card goes in face down: the event shows only what observations show
-                self._ev(type="palace", seat=s, card=c if c in p["palace_open"] else "",
-                         era=D.card_of(c)["era"])
+                # public once applied, like every palace card (RULES.md E-20)
+                self._ev(type="palace", seat=s, card=c, era=D.card_of(c)["era"])
         self.commits = {}
         self._checkpoint()
         self._end_round()
@@ -74,8 +79,8 @@ class EndOfRoundMixin:
         out = []
         if len(chosen) < self.palace_limit(s):
             spent = sum(self._hand_palace_cost(s, c) for c in chosen if c in p["hand"])
-            out += [f"move:{c}" for c in sorted(set(p["play"]) - set(chosen))]
-            out += [f"move:{c}" for c in sorted(set(p["hand"]) - set(chosen))
+            out += [f"move:{c}" for c in distinct_copies(set(p["play"]) - set(chosen))]
+            out += [f"move:{c}" for c in distinct_copies(set(p["hand"]) - set(chosen), p["known"])
                     if self._hand_palace_cost(s, c) <= p["vp"] - spent]
         return sorted(set(out)) + ["stop"]
 
@@ -99,7 +104,7 @@ class EndOfRoundMixin:
             self.era = "II"
             self.offer = [self._draw_from_deck() or "" for _ in self.offer]
             if self.solo:
-                self.bot["pop"] = D.SOLO["bot_population_scoring_space"]["round_4"]
+                self.solo_bot()["pop"] = D.SOLO["bot_population_scoring_space"]["round_4"]
             self._ev(type="era", era="II")
         if self.round == D.C["rounds"]:
             self._start_final()

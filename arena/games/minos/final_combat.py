@@ -4,11 +4,14 @@ the top tile; Rhadamanthus always fights in solo games."""
 from __future__ import annotations
 
 from arena.games.minos import data as D
-from arena.games.minos.rhadamanthus import BOT
+from arena.games.minos.position import BOT
+from arena.games.minos.scoring import ScoringMixin
 
 
-class FinalCombatMixin:
-    """Final combat (phase `final_combat`). A mixin of `MinosState`: it holds no state of its own."""
+class FinalCombatMixin(ScoringMixin):
+    """Final combat (phase `final_combat`), then final scoring. A mixin of `MinosState`: it adds no fields."""
+
+    __slots__ = ()
 
     def _start_final(self) -> None:
         """Round 4 is over: remove Level I tiles, then the final Sea Peoples combat (§12.1)."""
@@ -39,7 +42,7 @@ class FinalCombatMixin:
             holder = self._final_holder(r)
             if holder == BOT and self.solo:
                 tile = reg["sea"].pop()
-                self.bot["sea"].append(tile)
+                self.solo_bot()["sea"].append(tile)
                 self._bot_vp(D.SEA[tile]["weapons"], "final_combat")
                 self._ev(type="bot_final_fight", region=r, tile=tile)
                 self.step_i += 1

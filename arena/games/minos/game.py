@@ -14,7 +14,9 @@ class MinosGame(Game):
     name: ClassVar[str] = "minos"
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 4
-    engine_version: ClassVar[str] = "minos-1"
+    #: minos-2: building income at the new ability level, one action per distinct outcome, readable `draft:`
+    #: and `farm:` texts, public palace cards (RULES.md E-20..E-23)
+    engine_version: ClassVar[str] = "minos-2"
     #: solo only: Rhadamanthus' starting VP handicap (standard 0, veteran 15, legendary 30) [D-37]
     default_options: ClassVar[dict[str, Any]] = {"difficulty": "standard"}
 

@@ -1,7 +1,8 @@
 """What a seat may know (rules §15.4-15.5): `observe(state, seat)`; `seat=None` is the omniscient view.
 
-Hidden from other seats: hand contents (except cards taken from the offer, which everyone saw), the setup draw,
-palace cards that came from the hand (shown as era + Royal Trait), uncommitted simultaneous choices. Hidden from
+Hidden from other seats: hand contents (except cards taken from the offer, which everyone saw), the setup draw
+and which of its cards were kept, uncommitted simultaneous choices. Palace cards are public, with their ids
+(RULES.md E-20: the seed leaves a palace card's Royal Trait visible, and each era + trait belongs to one card). Hidden from
 everyone but the omniscient view: deck and discard contents and orders, the face-down goods pile, Level II Sea
 Peoples tiles still covered by a Level I tile, Rhadamanthus' deck order (only the back of its top card shows).
 The keys match the `MinosObservation` protocol message field for field.
@@ -12,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from arena.games.minos import data as D
+from arena.games.minos.position import Region
 
 if TYPE_CHECKING:
     from arena.games.minos.state import MinosState
@@ -30,7 +32,7 @@ def _op_text(op: dict) -> str:
     return " ".join(parts)
 
 
-def _commit_pending(st: "MinosState", s: int) -> list[str]:
+def _commit_pending(st: MinosState, s: int) -> list[str]:
     c = st.commits
     if st.phase == "keep":
         return list(c.get(str(s), [])) + ([f"palace:{c[f'{s}p']}"] if f"{s}p" in c else [])
@@ -39,7 +41,7 @@ def _commit_pending(st: "MinosState", s: int) -> list[str]:
     return []
 
 
-def _player(st: "MinosState", s: int, viewer: int | None) -> dict[str, Any]:
+def _player(st: MinosState, s: int, viewer: int | None) -> dict[str, Any]:
     p = st.players[s]
     sees = viewer is None or viewer == s
     if sees:
@@ -48,10 +50,8 @@ def _player(st: "MinosState", s: int, viewer: int | None) -> dict[str, Any]:
     else:
         hand = sorted(p["known"])
         unknown = [c for c in p["hand"] if c not in p["known"]]
-    palace = []
-    for c in p["palace"]:
-        shown = sees or c in p["palace_open"]
-        palace.append({"card": c if shown else "", "era": D.card_of(c)["era"], "trait": trait_text(c)})
+    # D-35 as decided in RULES.md E-20: the visible trait names the card, so the card is shown to everyone
+    palace = [{"card": c, "era": D.card_of(c)["era"], "trait": trait_text(c)} for c in p["palace"]]
     committed = False
     if st.phase == "keep":
         committed = str(s) in st.commits
@@ -76,7 +76,7 @@ def _player(st: "MinosState", s: int, viewer: int | None) -> dict[str, Any]:
     }
 
 
-def _sea(reg: dict, omni: bool) -> list[str]:
+def _sea(reg: Region, omni: bool) -> list[str]:
     out = []
     for i, t in enumerate(reg["sea"]):
         covered = i < len(reg["sea"]) - 1
@@ -84,7 +84,7 @@ def _sea(reg: dict, omni: bool) -> list[str]:
     return out
 
 
-def observe(st: "MinosState", seat: int | None) -> dict[str, Any]:
+def observe(st: MinosState, seat: int | None) -> dict[str, Any]:
     omni = seat is None
     obs: dict[str, Any] = {
         "seat": -1 if omni else seat,
@@ -112,9 +112,7 @@ def observe(st: "MinosState", seat: int | None) -> dict[str, Any]:
                             "row": row, "slot": slot, "retrieved": d in st.retrieved})
     if st.turn is not None:
         tr = st.turn
-        owner = st.players[tr["seat"]]
-        sees = omni or seat == tr["seat"]
-        traits = [c if sees or c in owner["palace_open"] else "" for c in tr["traits"]]  # D-35: no hidden ids
+        traits = list(tr["traits"])  # palace cards are public (E-20)
         obs["turn"] = {"seat": tr["seat"], "die": tr["die"], "row": tr["row"], "slot": tr["slot"],
                        "strength": tr["strength"], "bonus_pending": tr["bonus"], "traits": traits,
                        "main": tr["main"], "action": tr["action"], "points": tr["points"],
@@ -127,7 +125,7 @@ def observe(st: "MinosState", seat: int | None) -> dict[str, Any]:
     if st.phase == "final_combat" and st.commits:
         obs["combat_region"] = st.commits["region"]
     if st.solo:
-        b = st.bot
+        b = st.solo_bot()
         obs["bot"] = {
             "vp": b["vp"], "vp_parts": dict(b["parts"]), "supply": b["supply"], "pieces_left": dict(b["board"]),
             "ships": dict(b["ships"]), "face_down_cards": list(b["down"]), "face_up_cards": list(b["up"]),
@@ -141,7 +139,7 @@ def observe(st: "MinosState", seat: int | None) -> dict[str, Any]:
         obs["hidden"] = {"deck_i": list(st.decks["I"]), "deck_ii": list(st.decks["II"]),
                          "discard_i": list(st.discard["I"]), "discard_ii": list(st.discard["II"]),
                          "goods_pile": list(st.pile),
-                         "bot_deck": list(st.bot["deck"]) if st.solo else []}
+                         "bot_deck": list(st.solo_bot()["deck"]) if st.solo else []}
     if st.phase == "over":
         obs["ranking"] = st.ranking()
         if st.solo:

@@ -6,7 +6,7 @@ Policies only read the observation dict and the legal actions (`arena/games/poli
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 from arena.games.minos import data as D
 from arena.games.policy import Policy, RandomPolicy
@@ -17,14 +17,14 @@ class GreedyPolicy(Policy):
 
     name = "greedy"
     needs_observation = False
-    WEIGHTS = {"city": 9, "extra": 4, "farm": 7, "tower": 6, "play": 8, "ship": 5, "step": 4, "trait": 10,
+    WEIGHTS: ClassVar[dict[str, float]] = {"city": 9, "extra": 4, "farm": 7, "tower": 6, "play": 8, "ship": 5, "step": 4, "trait": 10,
                "bonus": 10, "deploy": 3, "march": 1, "recruit": 2, "offer": 3, "deck": 2, "main": 2, "end": -5,
                "move": 5, "fight": 6, "good": 1, "track": 2, "tile": 2, "draft": 1, "groups": 1, "stop": -1,
                "decline": -2, "keep": 0, "palace": 0, "pick": 0, "start": 0, "retrieve": 0}
 
     def _score(self, text: str) -> float:
         parts = text.split(":")
-        w = self.WEIGHTS.get(parts[0], 0)
+        w: float = self.WEIGHTS.get(parts[0], 0)
         if parts[0] == "main":
             w = -3 if parts[1] == "forgo" else (-4 if parts[1] == "finish" else 6)
         elif parts[0] == "extra":
@@ -54,7 +54,7 @@ class RhadamanthusPolicy(Policy):
 
     name = "rhadamanthus"
     needs_observation = True
-    ROW_PREF = ["expand", "build", "develop", "prepare", "wild"]
+    ROW_PREF: ClassVar[list[str]] = ["expand", "build", "develop", "prepare", "wild"]
 
     def choose(self, observation, legal, rng):
         texts = [str(a) for a in legal]
@@ -79,25 +79,24 @@ class RhadamanthusPolicy(Policy):
         deck = list(D.BOT_DECK.values())
         front = rng.choice(deck)["front"]
         back = rng.choice(deck)["back"]["action_priority"]
-        dice = {d["id"]: d for d in obs["dice"]}
-        pool = sorted({t.split(":")[1] for t in texts})
+        faces = sorted({t.split(":")[1] for t in texts})  # `red5`: the pool's distinct dice
         sign = -1 if front["die"]["pick"] == "highest" else 1
         rank = {c: i for i, c in enumerate(D.SOLO["die_colour_tiebreak"])}
 
-        def best(cands):
-            return min(cands, key=lambda d: (sign * dice[d]["value"], rank[dice[d]["colour"]], d))
+        def best(cands: list[str]) -> str:
+            return min(cands, key=lambda f: (sign * int(f[-1]), rank[f[:-1]]))
 
-        die = None
+        face = None
         for colour in front["die"]["colours"]:
             if colour == "any":
                 break
-            cands = [d for d in pool if dice[d]["colour"] == colour]
+            cands = [f for f in faces if f[:-1] == colour]
             if cands:
-                die = best(cands)
+                face = best(cands)
                 break
-        die = die or best(pool)
+        face = face or best(faces)
         for row in (back[0], "wild", back[1], back[2], back[3]):
-            t = f"draft:{die}:{row}"
+            t = f"draft:{face}:{row}"
             if t in texts:
                 return texts.index(t)
         return 0

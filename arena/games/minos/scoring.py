@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from arena.games.base import rank_by_keys
 from arena.games.minos import data as D
-from arena.games.minos.rhadamanthus import BOT
+from arena.games.minos.position import BOT, MinosPosition
 
 
-class ScoringMixin:
-    """Interim and final scoring, and the results. A mixin of `MinosState`: it holds no state of its own."""
+class ScoringMixin(MinosPosition):
+    """Interim and final scoring, and the results. A mixin of `MinosState` over the declared `MinosPosition`: it
+    adds no fields."""
+
+    __slots__ = ()
 
     def _interim_scoring(self) -> None:
         self.vp_cat = "farms"
@@ -24,7 +27,7 @@ class ScoringMixin:
                 if not w[s]:
                     continue
                 if self.solo and s == BOT:
-                    row = D.REGION_SCORING[self.bot["pop"]]
+                    row = D.REGION_SCORING[self.solo_bot()["pop"]]
                     self._bot_vp(row["dominance"] if dom == s else row["presence"], "regions")
                     continue
                 row = D.REGION_SCORING[self.players[s]["tracks"]["population"]]
@@ -43,7 +46,7 @@ class ScoringMixin:
             self._vp(s, D.C["vp_per_play_area_card_at_end"] * len(p["play"]), "play_area")
             self._vp(s, sum(D.card_of(c)["vp"] for c in p["palace"]), "palace")
         if self.solo:
-            b = self.bot
+            b = self.solo_bot()
             fd = D.C["bot_face_down_card_vp"]
             self._bot_vp(sum(fd[D.card_of(c)["era"]] for c in b["down"]), "face_down_cards")
             self._bot_vp(sum(D.card_of(c)["vp"] for c in b["up"]), "face_up_cards")
@@ -65,8 +68,8 @@ class ScoringMixin:
 
     def bot_breakdown(self) -> dict[str, float]:
         """Rhadamanthus' VP by part (solo only)."""
-        d = {k: float(v) for k, v in self.bot["parts"].items()}
-        d["total"] = float(self.bot["vp"])
+        d = {k: float(v) for k, v in self.solo_bot()["parts"].items()}
+        d["total"] = float(self.solo_bot()["vp"])
         return d
 
     def tiebreak(self, s: int) -> int:
@@ -82,4 +85,4 @@ class ScoringMixin:
 
     def solo_won(self) -> bool:
         """Solo: the human wins only with strictly more VP than Rhadamanthus (§12.4)."""
-        return self.players[0]["vp"] > self.bot["vp"]
+        return self.players[0]["vp"] > self.solo_bot()["vp"]

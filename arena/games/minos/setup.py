@@ -4,10 +4,11 @@ cards and abilities, start regions, and the starting hands with their keep / pal
 from __future__ import annotations
 
 import itertools
-from typing import Any
 
 from arena.games.minos import data as D
-from arena.games.minos.rhadamanthus import BOT
+from arena.games.minos.draft import DraftMixin
+from arena.games.minos.effects import EffectsMixin, distinct_copies
+from arena.games.minos.position import BOT, Bot, Player
 
 PLAYER_PARTS = ["play", "vases", "palace_moves", "farms", "regions", "final_combat", "resources", "play_area",
                 "palace"]
@@ -16,30 +17,32 @@ BOT_PARTS = ["handicap", "vases", "track_bonus", "cities", "fights", "fallback",
              "final_combat", "face_down_cards", "face_up_cards", "ships"]
 
 
-def _new_player(seat: int) -> dict[str, Any]:
+def _new_player(seat: int) -> Player:
     return {
-        "seat": seat, "coins": 0, "weapons": 0, "vp": 0, "parts": {k: 0 for k in PLAYER_PARTS},
-        "temp": {g: 0 for g in D.GOODS}, "perm": {g: 0 for g in D.GOODS},
+        "seat": seat, "coins": 0, "weapons": 0, "vp": 0, "parts": dict.fromkeys(PLAYER_PARTS, 0),
+        "temp": dict.fromkeys(D.GOODS, 0), "perm": dict.fromkeys(D.GOODS, 0),
         "hand": [], "known": [], "play": [], "palace": [], "palace_open": [], "drawn": [],
         "income": 0, "ability": "", "level": 0, "start_card": "", "start_region": 0,
-        "tracks": {t: 0 for t in D.TRACKS}, "supply": 6, "reserve": 3,
-        "board": dict(D.PIECES_ON_BOARD), "ships": {r: 0 for r in D.ROUTES},
+        "tracks": dict.fromkeys(D.TRACKS, 0), "supply": 6, "reserve": 3,
+        "board": dict(D.PIECES_ON_BOARD), "ships": dict.fromkeys(D.ROUTES, 0),
         "sea": [], "trade": [], "found": [],
     }
 
 
-def _new_bot(start_vp: int) -> dict[str, Any]:
-    parts = {k: 0 for k in BOT_PARTS}
+def _new_bot(start_vp: int) -> Bot:
+    parts = dict.fromkeys(BOT_PARTS, 0)
     parts["handicap"] = start_vp
     return {"vp": start_vp, "parts": parts, "supply": 10, "board": {"city": 2, "farm": 4},
-            "ships": {r: 1 for r in D.ROUTES}, "deck": [], "drawn": [], "down": [], "up": [], "pop": 2,
+            "ships": dict.fromkeys(D.ROUTES, 1), "deck": [], "drawn": [], "down": [], "up": [], "pop": 2,
             "intent": {}, "sea": [], "start_region": 0}
 
 
-class SetupMixin:
+class SetupMixin(DraftMixin, EffectsMixin):
     """Setup: from `MinosState.__init__` to the first round (phases `setup_pick`, `start_region`, `keep`).
 
-    A mixin of `MinosState`: it holds no state of its own."""
+    A mixin of `MinosState`: it adds no fields."""
+
+    __slots__ = ()
 
     def _setup(self) -> None:
         rng = self.rng
@@ -54,7 +57,7 @@ class SetupMixin:
         self.decks = {"I": list(D.DECK_INSTANCES["I"]), "II": list(D.DECK_INSTANCES["II"])}
         rng.shuffle(self.decks["I"])
         rng.shuffle(self.decks["II"])
-        self.discard: dict[str, list[str]] = {"I": [], "II": []}
+        self.discard = {"I": [], "II": []}
         rng.shuffle(self.pile)
         self.offer = [""] * D.C["offer_size"]
         for i in range(len(self.offer)):
@@ -72,7 +75,7 @@ class SetupMixin:
             self.sim = order + order[::-1]
             self.phase = "setup_pick"
 
-    def _take_start_card(self, p: dict, card: str) -> None:
+    def _take_start_card(self, p: Player, card: str) -> None:
         p["start_card"] = card
         self.avail_cards.remove(card)
 
@@ -98,7 +101,7 @@ class SetupMixin:
         rng = self.rng
         starts = {p["start_region"] for p in self.players}
         if self.solo:
-            starts.add(self.bot["start_region"])
+            starts.add(self.solo_bot()["start_region"])
         non_start = [r for r in self.in_play if r not in starts]
         found = list(D.FOUNDATION_INSTANCES)
         rng.shuffle(found)
@@ -123,7 +126,7 @@ class SetupMixin:
             self._take_perm_tile(sc["permanent_good"])  # setup good: no income step (seed)
             p["perm"][sc["permanent_good"]] += 1
         if self.solo:
-            b = self.bot
+            b = self.solo_bot()
             reg = self.regions[b["start_region"]]
             reg["city"] = BOT
             reg["w"][BOT] = 1
@@ -202,7 +205,7 @@ class SetupMixin:
         if self.board_n == 2:
             other = D.PARTNER[r]
             if self.solo:
-                self.bot["start_region"] = other
+                self.solo_bot()["start_region"] = other
             else:
                 self.players[1 - s]["start_region"] = other
         self.sim.pop(0)
@@ -210,13 +213,17 @@ class SetupMixin:
     def _legal_keep(self) -> list[str]:
         p = self.players[self.sim[0]]
         k = D.STARTING[p["start_card"]]["setup_keep"]
-        return sorted("keep:" + ",".join(sorted(c)) for c in itertools.combinations(p["drawn"], k))
+        # one option per distinct set of cards: copies drawn at setup are interchangeable (no one else saw them)
+        first: dict[tuple[str, ...], tuple[str, ...]] = {}
+        for combo in itertools.combinations(sorted(p["drawn"]), k):
+            first.setdefault(tuple(c.split("#", 1)[0] for c in combo), combo)
+        return sorted("keep:" + ",".join(c) for c in first.values())
 
     def _do_keep(self, s: int, text: str) -> None:
         self.commits[str(s)] = text[5:].split(",")
 
     def _legal_setup_palace(self) -> list[str]:
-        return [f"palace:{c}" for c in self.commits[str(self.sim[0])]]
+        return [f"palace:{c}" for c in distinct_copies(self.commits[str(self.sim[0])])]
 
     def _do_setup_palace(self, s: int, text: str) -> None:
         self.commits[f"{s}p"] = text.split(":")[1]

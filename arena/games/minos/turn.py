@@ -3,14 +3,23 @@ point (DP-10), and the extra actions craft, barter and fight."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from arena.games.minos import data as D
+from arena.games.minos.effects import distinct_copies
+from arena.games.minos.end_of_round import EndOfRoundMixin
 from arena.games.minos.rhadamanthus import bot_turn
 
+if TYPE_CHECKING:
+    from arena.games.minos.state import MinosState
 
-class TurnMixin:
-    """The action phase (phase `actions`; decisions `retrieve` and `turn`).
 
-    A mixin of `MinosState`: it holds no state of its own."""
+class TurnMixin(EndOfRoundMixin):
+    """The action phase (phase `actions`; decisions `retrieve` and `turn`), then the end of the round.
+
+    A mixin of `MinosState`: it adds no fields."""
+
+    __slots__ = ()
 
     def _turn_seat(self) -> int:
         return self.turn_order[self.step_i % len(self.turn_order)]
@@ -22,7 +31,7 @@ class TurnMixin:
                 return True
             s = self._turn_seat()
             if not self._human(s):
-                bot_turn(self)
+                bot_turn(cast("MinosState", self))
                 self.step_i += 1
                 self._checkpoint()  # a bot move can make a human dominant (it returns warriors)
                 continue
@@ -71,17 +80,14 @@ class TurnMixin:
     def _do_retrieve(self, s: int, text: str) -> None:
         self._retrieve(s, text.split(":")[1])
 
-    def _fight_cost(self, s: int, tile: str) -> int:
-        return max(1, D.SEA[tile]["weapons"] - self.mods(s)["fight_discount"])
-
     def _legal_turn(self) -> list[str]:
-        tr = self.turn
+        tr = self.current_turn()
         s = tr["seat"]
         p = self.players[s]
         out = []
         if tr["bonus"]:
             out.append("bonus")
-        out += [f"trait:{c}" for c in tr["traits"]]
+        out += [f"trait:{c}" for c in distinct_copies(tr["traits"])]  # two copies fire alike
         if tr["main"] == "pending":
             out.append("main:forgo")
             if tr["row"] == "wild":
@@ -113,7 +119,8 @@ class TurnMixin:
             if self._can_draw():
                 out.append("deck")
         elif action == "develop":
-            out = [f"play:{c}" for c in sorted(set(p["hand"])) if self._affordable(s, D.card_of(c)["cost"])]
+            out = [f"play:{c}" for c in distinct_copies(p["hand"], p["known"])
+                   if self._affordable(s, D.card_of(c)["cost"])]
         elif action == "build":
             b = D.BUILDINGS
             for r in sorted(self.regions):
@@ -121,7 +128,8 @@ class TurnMixin:
                 level1 = bool(reg["sea"]) and D.SEA[reg["sea"][-1]]["level"] == 1
                 if reg["w"][s] and not level1:
                     if p["board"]["farm"] and self._affordable(s, b["farm"]["cost"]):
-                        out += [f"farm:{r}:{i}" for i in (0, 1) if reg["farms"][i] < 0]
+                        icons = D.REGIONS[r]["icons"]
+                        out += [f"farm:{r}:{icons[i]}" for i in (0, 1) if reg["farms"][i] < 0]
                     if p["board"]["city"] and reg["city"] < 0 and self._affordable(s, b["city"]["cost"]):
                         out.append(f"city:{r}")
                 if (reg["city"] == s and not reg["tower"] and p["board"]["tower"]
@@ -143,7 +151,7 @@ class TurnMixin:
         return out
 
     def _do_turn(self, s: int, text: str) -> None:
-        tr = self.turn
+        tr = self.current_turn()
         p = self.players[s]
         arg = text.split(":")
         kind = arg[0]
@@ -251,7 +259,7 @@ class TurnMixin:
         p["board"][kind] -= 1
         after: list[dict] = []
         if kind == "farm":
-            icon = int(arg[1])
+            icon = D.REGIONS[r]["icons"].index(arg[1])  # the two icons of a region are different goods
             self.regions[r]["farms"][icon] = s
             after = [{"op": "temp_good", "good": D.REGIONS[r]["icons"][icon], "n": 1}]
         elif kind == "city":
@@ -268,7 +276,7 @@ class TurnMixin:
             route = arg[0]
             p["ships"][route] = self.mods(s)["ship_start_space"]
             after = [{"op": "_arrive", "route": route}]
-        m = self.mods(s)  # the uncovered slot's modifiers apply from now on
         self._ev(type="build", seat=s, piece=kind, where=":".join(arg))
-        self._push(s, list(D.UNCOVER[kind][slot]["on_uncover"])
-                   + [{"op": "coins", "n": m["building_coins"]}, {"op": "vp", "n": m["building_vp"]}] + after)
+        # (4) the uncovered slot's effect, then (5) building income read when it resolves: at the ability level
+        # that effect (or an income step it causes) may just have raised (§5.3, §9.3), then (6)
+        self._push(s, list(D.UNCOVER[kind][slot]["on_uncover"]) + [{"op": "building_income"}] + after)

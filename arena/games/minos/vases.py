@@ -4,11 +4,14 @@ vase slots to every seat meeting one."""
 from __future__ import annotations
 
 from arena.games.minos import data as D
-from arena.games.minos.rhadamanthus import BOT
+from arena.games.minos.position import MinosPosition
 
 
-class VasesMixin:
-    """Vase counts and the vase checkpoint. A mixin of `MinosState`: it holds no state of its own."""
+class VasesMixin(MinosPosition):
+    """Vase counts and the vase checkpoint. A mixin of `MinosState` over the declared `MinosPosition`: it adds
+    no fields."""
+
+    __slots__ = ()
 
     def vase_value(self, s: int, kind: str, doms: list[int] | None = None) -> int:
         """The seat's current count for a vase condition kind (§8)."""
@@ -80,8 +83,3 @@ class VasesMixin:
                 vase["achieved"].append(s)
                 self._vp(s, vp, "vases")
                 self._ev(type="vase", seat=s, vase=vase["id"], vp=vp)
-
-    def farms_on_map(self, s: int) -> int:
-        # every farm that left a board is on the map (farms never come back)
-        board = self.bot["board"] if (self.solo and s == BOT) else self.players[s]["board"]
-        return D.PIECES_ON_BOARD["farm"] - board["farm"]

@@ -21,7 +21,14 @@ from __future__ import annotations
 from typing import Any
 
 from arena.games.base import Action, ActionParseError
-from arena.games.thebes.data import CARD_IDS, CARD_INDEX, N_RESEARCHERS, SITE_INDEX, SITES, WEEKS_MAX
+from arena.games.thebes.data import (
+    CARD_IDS,
+    CARD_INDEX,
+    N_RESEARCHERS,
+    SITE_INDEX,
+    SITES,
+    WEEKS_MAX,
+)
 
 TAKE, EXHIBIT, EXCHANGE, DIG, RETIRE = range(5)
 KIND_NAMES = ("take", "exhibit", "exchange", "dig", "retire")
@@ -46,7 +53,7 @@ class ThebesAction(Action):
     """One Thebes decision. `card` is a card index (or -1), `site` a site index (or -1), `weeks` the dig's
     weeks (or 0), `flags` a bit set of F_* (the one-use cards spent)."""
 
-    __slots__ = ("kind", "card", "site", "weeks", "flags", "_text", "_key")
+    __slots__ = ("_key", "_text", "card", "flags", "kind", "site", "weeks")
 
     def __init__(self, kind: int, card: int = -1, site: int = -1, weeks: int = 0, flags: int = 0):
         self.kind = kind
@@ -75,7 +82,7 @@ class ThebesAction(Action):
     def __hash__(self) -> int:
         return hash(self._key)
 
-    def __lt__(self, other: "ThebesAction") -> bool:
+    def __lt__(self, other: ThebesAction) -> bool:
         return self._key < other._key
 
     def __reduce__(self):
@@ -103,7 +110,9 @@ class ThebesAction(Action):
         }
 
 
-def _build() -> tuple[dict[str, ThebesAction], dict, dict, tuple, tuple]:
+def _build() -> tuple[dict[str, ThebesAction], dict[tuple[int, int], ThebesAction],
+                      dict[tuple[int, int], ThebesAction], dict[int, ThebesAction],
+                      tuple[tuple[tuple[ThebesAction, ...], ...], ...], ThebesAction]:
     by_text: dict[str, ThebesAction] = {}
 
     def add(action: ThebesAction) -> ThebesAction:

@@ -5,7 +5,7 @@ Rules, numbers and every decision where the sources leave a rule open: RULES.md 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from arena.games.base import Game
 from arena.games.thebes.actions import ThebesAction, action_from_dict, parse_action
@@ -18,7 +18,7 @@ class ThebesGame(Game):
     max_players = 4
     # Bump whenever a rule or the RNG use changes in a way that could change any replay.
     engine_version = "thebes-2"
-    default_options: dict[str, Any] = {}
+    default_options: ClassVar[dict[str, Any]] = {}
 
     def new_state(self, seed: int) -> ThebesState:
         """The set-up position for `seed` (any int; its low 64 bits seed the SplitMix64 generator)."""

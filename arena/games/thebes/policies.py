@@ -7,13 +7,26 @@ the static rule data (routes, time wheel, congress table) is public and read fro
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from arena.games.policy import Policy, RandomPolicy
 from arena.games.thebes.actions import ThebesAction
-from arena.games.thebes.data import (ASSISTANT_BONUS, CAR_MIN_SEGMENTS, CAR_SAVES, DIST, END_TIME, KNOWLEDGE_CAP,
-                                     PLACE_INDEX, SHOVEL_BONUS, SITE_PLACE, SITE_INDEX, WARSAW, WHEEL,
-                                     congress_points)
+from arena.games.thebes.data import (
+    ASSISTANT_BONUS,
+    CAR_MIN_SEGMENTS,
+    CAR_SAVES,
+    DIST,
+    END_TIME,
+    KNOWLEDGE_CAP,
+    PLACE_INDEX,
+    SHOVEL_BONUS,
+    SITE_INDEX,
+    SITE_PLACE,
+    WARSAW,
+    WHEEL,
+    congress_points,
+)
 
 # Worth of a researcher card (in points) before it is scaled by the share of the game still to play.
 _CARD_WORTH = {"assistant": 1.5, "shovel": 1.5, "car": 2.0, "zeppelin": 1.0, "special_permission": 0.8}
@@ -31,8 +44,8 @@ class GreedyPolicy(Policy):
     name = "greedy"
     needs_observation = True
 
-    def choose(self, observation: dict[str, Any] | None, legal: Sequence[ThebesAction],
-               rng: random.Random) -> int:
+    def choose(self, observation: dict[str, Any] | None,  # type: ignore[override]  # Thebes actions only
+               legal: Sequence[ThebesAction], rng: random.Random) -> int:
         obs = observation or {}
         me = obs["seats"][obs["current_player"]]
         best, best_value = 0, float("-inf")

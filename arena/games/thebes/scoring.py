@@ -5,7 +5,7 @@ Works on the state's flat per-player tables so the same code scores a finished g
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from arena.games.thebes.data import MAJORITY_SOLE, MAJORITY_TIED, SITES, congress_points
 

@@ -13,38 +13,153 @@ Time: a marker's `time` is weeks since week 1 of 1901 (year = 1901 + time // 52,
 the end space, week 1 of 1904, is END_TIME = 156. With 2 or 4 players the markers start on the start space
 ("week 0" of the start year: time -1 or 51), so a first action of w weeks ends on week w.
 """
+# ruff: noqa: FURB136 - `x if x < k else k` is about twice as fast as min(x, k): legal_actions() is hot
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from arena.games.base import TERMINAL, Event, IllegalAction, State, rank_by_keys
-from arena.games.thebes import scoring
-from arena.games.thebes.actions import (DIG, DIG_ACTIONS, EXCHANGE, EXCHANGE_ACTIONS, EXHIBIT, EXHIBIT_ACTIONS,
-                                        F_ASSISTANT, F_NOCAR, F_PERMISSION, F_RUMORS, F_SHOVEL, F_ZEPPELIN, RETIRE,
-                                        RETIRE_ACTION, TAKE, TAKE_ACTIONS, VALID_KEYS, ThebesAction)
-from arena.games.thebes.data import (ASSISTANT_BONUS, BONUS_ARTIFACT_VALUE, CAR_MIN_SEGMENTS,
-                                     CARD_CITY, CARD_IDS, CARD_INDEX, CARD_KIND, CARD_SITE, CARD_VALUE,
-                                     CARD_WEEKS, DIRT, DISPLAY_SLOTS, DIST, END_TIME, EXHIBITION_REQ,
-                                     EXHIBITION_SIZE, EXHIBITION_SLOTS, FINAL_YEAR_TIME, GENERAL_TOKEN,
-                                     K_ASSISTANT, K_CAR, K_CONGRESS, K_EXHIBITION, K_GENERAL, K_RUMORS,
-                                     K_SHOVEL, K_SPECIAL_PERMISSION, K_SPECIALIZED, K_ZEPPELIN, KIND_NAMES,
-                                     KNOWLEDGE_CAP, LARGE_EXHIBITIONS, N_CARDS, N_RESEARCHERS, PLACE_INDEX,
-                                     PLACES, SHOVEL_BONUS, SITE_INDEX, SITE_PLACE, SITES, SMALL_EXHIBITIONS,
-                                     SPECIALIZED_TOKEN0, START_BAGS, START_PLACE, START_TIME, WARSAW,
-                                     TRIP, WEEKS_PER_YEAR, WHEEL, WHEEL_MIN_WEEKS, EARLIEST_TIME, marker_year_week,
-                                     parse_token, token_name, year_week)
 from arena.games.rng import SplitMix64
+from arena.games.thebes import scoring
+from arena.games.thebes.actions import (
+    DIG,
+    DIG_ACTIONS,
+    EXCHANGE,
+    EXCHANGE_ACTIONS,
+    EXHIBIT,
+    EXHIBIT_ACTIONS,
+    F_ASSISTANT,
+    F_NOCAR,
+    F_PERMISSION,
+    F_RUMORS,
+    F_SHOVEL,
+    F_ZEPPELIN,
+    RETIRE,
+    RETIRE_ACTION,
+    TAKE,
+    TAKE_ACTIONS,
+    VALID_KEYS,
+    ThebesAction,
+)
+from arena.games.thebes.data import (
+    ASSISTANT_BONUS,
+    BONUS_ARTIFACT_VALUE,
+    CAR_MIN_SEGMENTS,
+    CARD_CITY,
+    CARD_IDS,
+    CARD_INDEX,
+    CARD_KIND,
+    CARD_SITE,
+    CARD_VALUE,
+    CARD_WEEKS,
+    DIRT,
+    DISPLAY_SLOTS,
+    DIST,
+    EARLIEST_TIME,
+    END_TIME,
+    EXHIBITION_REQ,
+    EXHIBITION_SIZE,
+    EXHIBITION_SLOTS,
+    FINAL_YEAR_TIME,
+    GENERAL_TOKEN,
+    K_ASSISTANT,
+    K_CAR,
+    K_CONGRESS,
+    K_EXHIBITION,
+    K_GENERAL,
+    K_RUMORS,
+    K_SHOVEL,
+    K_SPECIAL_PERMISSION,
+    K_SPECIALIZED,
+    K_ZEPPELIN,
+    KIND_NAMES,
+    KNOWLEDGE_CAP,
+    LARGE_EXHIBITIONS,
+    N_CARDS,
+    N_RESEARCHERS,
+    PLACE_INDEX,
+    PLACES,
+    SHOVEL_BONUS,
+    SITE_INDEX,
+    SITE_PLACE,
+    SITES,
+    SMALL_EXHIBITIONS,
+    SPECIALIZED_TOKEN0,
+    START_BAGS,
+    START_PLACE,
+    START_TIME,
+    TRIP,
+    WARSAW,
+    WEEKS_MAX,
+    WEEKS_PER_YEAR,
+    WHEEL,
+    WHEEL_MIN_WEEKS,
+    marker_year_week,
+    parse_token,
+    token_name,
+    year_week,
+)
 
 if TYPE_CHECKING:
     from arena.games.thebes.game import ThebesGame
 
 N_SITES = len(SITES)
-_copy_list = list.copy
+_copy_list: Callable[[Any], Any] = list.copy  # the C method: clone() is on the search path
 _new_state = object.__new__
 STATE_FORMAT = "thebes-state"
 STATE_VERSION = 1
 _EMPTY = -1
+
+
+def _travel_options(has_car: int, has_zeppelin: int, src: int, dest: int) -> tuple[tuple[int, int], ...]:
+    """Every way to make the trip src -> dest, as (travel flags, weeks), in action order: driven along a shortest
+    path (the car saves its week if held, D3), the car declined (only where it would shorten the trip, D20),
+    flown (only where there is a trip, D16/D22). No detour: D30."""
+    segments = DIST[src][dest]
+    options = [(0, TRIP[has_car][src][dest])]
+    if has_car and segments >= CAR_MIN_SEGMENTS:
+        options.append((F_NOCAR, segments))
+    if has_zeppelin and segments:
+        options.append((F_ZEPPELIN, 0))
+    return tuple(options)
+
+
+#: TRAVEL[has_car][has_zeppelin][src][dest]: the one table of the ways to travel, used by every action
+TRAVEL = tuple(tuple(tuple(tuple(_travel_options(car, zeppelin, a, b) for b in range(len(PLACES)))
+                           for a in range(len(PLACES))) for zeppelin in (0, 1)) for car in (0, 1))
+
+
+def _by_flags(table: dict[tuple[int, int], ThebesAction]) -> dict[int, dict[int, ThebesAction]]:
+    """{(card, travel flags): action} as {card: {travel flags: action}}."""
+    out: dict[int, dict[int, ThebesAction]] = {}
+    for (card, flags), action in table.items():
+        out.setdefault(card, {})[flags] = action
+    return out
+
+
+_TAKE_BY_FLAGS = _by_flags(TAKE_ACTIONS)
+_EXHIBIT_BY_FLAGS = _by_flags(EXHIBIT_ACTIONS)
+#: a one-use card a dig may spend, as (flag, specialized points): kept, or (when held) also spent
+_KEEP = ((0, 0),)
+_SPEND_RUMORS = ((0, 0), (F_RUMORS, 2))
+_SPEND_ASSISTANT = ((0, 0), (F_ASSISTANT, 1))
+#: _PERMISSION_FLAG[holds a special permission][the site's permit is used]: how a dig there may be made: with
+#: the permit (0), spending a special permission (F_PERMISSION), not at all (-1) (D17, D29)
+_PERMISSION_FLAG = ((0, -1), (0, F_PERMISSION))
+
+
+def _knowledge(specialized: int, general: int) -> int:
+    """Knowledge on the time wheel: specialized + general, general counted at most up to the specialized side,
+    the total capped at 12."""
+    total = specialized + (general if general < specialized else specialized)
+    return total if total < KNOWLEDGE_CAP else KNOWLEDGE_CAP
+
+
+def _first_dig_week(specialized: int, general: int) -> int:
+    """The fewest weeks of a dig that draws a token (D15); WEEKS_MAX + 1 (none) without specialized knowledge."""
+    return WHEEL_MIN_WEEKS[_knowledge(specialized, general)] if specialized > 0 else WEEKS_MAX + 1
 
 
 def _card_view(c: int) -> dict[str, Any]:
@@ -73,28 +188,69 @@ def _token_view(site: int, token: int) -> dict[str, Any]:
 class ThebesState(State):
     """One Thebes position. Build with `ThebesGame.new_state(seed)` or `ThebesGame.state_from_json(data)`."""
 
-    __slots__ = (
-        "game", "n",
+    __slots__ = (  # noqa: RUF023 - grouped by what they describe, in the order of the docstring
+        "game", "players",
         # per player
-        "time", "stamp", "loc", "hand", "tokens", "won", "permits",
-        "general", "assist", "shovel", "car", "zep", "sperm", "congress", "rumors", "artval", "expoints",
+        "time", "arrival", "place", "cards", "tokens", "exhibitions_won", "permits_used",
+        "general_knowledge", "assistants", "shovels", "cars", "zeppelins", "special_permissions", "congresses",
+        "rumors", "artifact_points", "exhibition_points",
         # per player per site (index seat * 5 + site)
-        "books", "arts",
+        "books", "artifacts",
         # board
-        "display", "slots", "pile", "stack3", "stack3_used", "discard", "bags", "bonus",
-        "xrun_seat", "xrun_count", "counter", "rng",
+        "display", "exhibition_slots", "draw_pile", "stack3", "stack3_used", "discard", "bags", "first_dig_bonus",
+        "exchange_run_seat", "exchange_run_count", "arrivals", "rng",
         # caches
         "_current", "_legal",
     )
 
+    game: ThebesGame
+    players: int
+    # per player, indexed by seat
+    time: list[int]  # weeks since week 1 of 1901 (see the module docstring); END_TIME = finished
+    arrival: list[int]  # when the marker last arrived on its space: the latest arrival is on top (acts first)
+    place: list[int]  # PLACE_INDEX of the archaeologist
+    cards: list[tuple[int, ...]]  # researcher cards held (card indices)
+    tokens: list[tuple[int, ...]]  # tokens found, each site * 32 + token
+    exhibitions_won: list[tuple[int, ...]]
+    permits_used: list[int]  # bit set of the sites whose permit is used this year
+    general_knowledge: list[int]  # cards and tokens
+    assistants: list[int]
+    shovels: list[int]
+    cars: list[int]
+    zeppelins: list[int]
+    special_permissions: list[int]
+    congresses: list[int]
+    rumors: list[int]  # bit set of the sites whose rumors card p holds
+    artifact_points: list[int]
+    exhibition_points: list[int]
+    # per player per site, index seat * 5 + site
+    books: list[int]  # specialized knowledge (cards and tokens)
+    artifacts: list[int]  # artifacts found (their number; values are in artifact_points)
+    # board
+    display: list[int]  # the 4 researcher card slots (-1 empty)
+    exhibition_slots: list[int]  # exhibition slots a, b, c (-1 empty)
+    draw_pile: list[int]  # top at the end
+    stack3: list[int]
+    stack3_used: bool
+    discard: list[int]
+    bags: list[tuple[int, ...]]  # per site, sorted
+    first_dig_bonus: int  # bit set of the sites whose bonus artifact is still on the board
+    exchange_run_seat: int  # who made the last action if it was an exchange (-1: not an exchange)
+    exchange_run_count: int  # the weeks of that exchange: the next one in the run costs one more
+    arrivals: int  # markers moved so far (the next arrival's stamp)
+    rng: SplitMix64
+    _current: int
+    _legal: tuple[ThebesAction, ...] | None
+
+
     # ------------------------------------------------------------------------------------------------ setup
     @classmethod
-    def initial(cls, game: "ThebesGame", seed: int) -> "ThebesState":
+    def initial(cls, game: ThebesGame, seed: int) -> ThebesState:
         """The setup of the seeds: 4 researcher cards displayed, the rest in three equal stacks; small
         exhibitions shuffled into stack 2 and large into stack 3 (all into stack 2 with 2 players); stack 1 on
         stack 2 is the draw pile; stack 3 waits. All markers stacked on the start space, seat 0 on top."""
         st = cls._blank(game)
-        n = st.n
+        n = st.players
         rng = st.rng = SplitMix64(seed)
         deck = list(range(N_RESEARCHERS))
         rng.shuffle(deck)
@@ -114,67 +270,69 @@ class ThebesState(State):
         rng.shuffle(stack2)
         rng.shuffle(stack3)
         # top of the pile is the end of the list: stack 1 lies on stack 2
-        st.pile = stack2[::-1] + stack1[::-1]
+        st.draw_pile = stack2[::-1] + stack1[::-1]
         st.stack3 = stack3
         start = START_TIME[n]
         st.time = [start] * n
-        st.stamp = [n - p for p in range(n)]  # seat 0 arrived last: its marker is on top
-        st.counter = n
-        st.loc = [START_PLACE] * n
+        st.arrival = [n - p for p in range(n)]  # seat 0 arrived last: its marker is on top
+        st.arrivals = n
+        st.place = [START_PLACE] * n
         st._refresh_current()
         return st
 
     @classmethod
-    def _blank(cls, game: "ThebesGame") -> "ThebesState":
+    def _blank(cls, game: ThebesGame) -> ThebesState:
         st = cls.__new__(cls)
         n = game.players
         st.game = game
-        st.n = n
+        st.players = n
         st.time = [0] * n
-        st.stamp = [0] * n
-        st.loc = [START_PLACE] * n
-        st.hand = [()] * n
+        st.arrival = [0] * n
+        st.place = [START_PLACE] * n
+        st.cards = [()] * n
         st.tokens = [()] * n
-        st.won = [()] * n
-        st.permits = [0] * n
-        for name in ("general", "assist", "shovel", "car", "zep", "sperm", "congress", "rumors", "artval",
-                     "expoints"):
+        st.exhibitions_won = [()] * n
+        st.permits_used = [0] * n
+        for name in ("general_knowledge", "assistants", "shovels", "cars", "zeppelins", "special_permissions",
+                     "congresses", "rumors", "artifact_points", "exhibition_points"):
             setattr(st, name, [0] * n)
         st.books = [0] * (n * N_SITES)
-        st.arts = [0] * (n * N_SITES)
+        st.artifacts = [0] * (n * N_SITES)
         st.display = [_EMPTY] * DISPLAY_SLOTS
-        st.slots = [_EMPTY] * len(EXHIBITION_SLOTS)
-        st.pile = []
+        st.exhibition_slots = [_EMPTY] * len(EXHIBITION_SLOTS)
+        st.draw_pile = []
         st.stack3 = []
         st.stack3_used = False
         st.discard = []
         st.bags = list(START_BAGS)
-        st.bonus = (1 << N_SITES) - 1
-        st.xrun_seat = -1
-        st.xrun_count = 0
-        st.counter = 0
+        st.first_dig_bonus = (1 << N_SITES) - 1
+        st.exchange_run_seat = -1
+        st.exchange_run_count = 0
+        st.arrivals = 0
         st.rng = SplitMix64(0)
         st._current = TERMINAL
         st._legal = None
         return st
 
-    def clone(self) -> "ThebesState":
+    def clone(self) -> ThebesState:
         st = _new_state(ThebesState)
         st.game = self.game
-        st.n = self.n
+        st.players = self.players
         # one C-level map over the mutable lists (tuples inside them are immutable and shared)
-        (st.time, st.stamp, st.loc, st.hand, st.tokens, st.won, st.permits, st.general, st.assist, st.shovel,
-         st.car, st.zep, st.sperm, st.congress, st.rumors, st.artval, st.expoints, st.books, st.arts,
-         st.display, st.slots, st.pile, st.stack3, st.discard, st.bags) = map(_copy_list, (
-            self.time, self.stamp, self.loc, self.hand, self.tokens, self.won, self.permits, self.general,
-            self.assist, self.shovel, self.car, self.zep, self.sperm, self.congress, self.rumors, self.artval,
-            self.expoints, self.books, self.arts, self.display, self.slots, self.pile, self.stack3,
+        (st.time, st.arrival, st.place, st.cards, st.tokens, st.exhibitions_won, st.permits_used,
+         st.general_knowledge, st.assistants, st.shovels, st.cars, st.zeppelins, st.special_permissions,
+         st.congresses, st.rumors, st.artifact_points, st.exhibition_points, st.books, st.artifacts,
+         st.display, st.exhibition_slots, st.draw_pile, st.stack3, st.discard, st.bags) = map(_copy_list, (
+            self.time, self.arrival, self.place, self.cards, self.tokens, self.exhibitions_won, self.permits_used,
+            self.general_knowledge, self.assistants, self.shovels, self.cars, self.zeppelins,
+            self.special_permissions, self.congresses, self.rumors, self.artifact_points, self.exhibition_points,
+            self.books, self.artifacts, self.display, self.exhibition_slots, self.draw_pile, self.stack3,
             self.discard, self.bags))
         st.stack3_used = self.stack3_used
-        st.bonus = self.bonus
-        st.xrun_seat = self.xrun_seat
-        st.xrun_count = self.xrun_count
-        st.counter = self.counter
+        st.first_dig_bonus = self.first_dig_bonus
+        st.exchange_run_seat = self.exchange_run_seat
+        st.exchange_run_count = self.exchange_run_count
+        st.arrivals = self.arrivals
         st.rng = SplitMix64(self.rng.state)
         st._current = self._current
         st._legal = self._legal  # immutable once built: shared until either state changes
@@ -186,8 +344,8 @@ class ThebesState(State):
         best = TERMINAL
         best_t = END_TIME
         best_stamp = -1
-        time, stamp = self.time, self.stamp
-        for p in range(self.n):
+        time, stamp = self.time, self.arrival
+        for p in range(self.players):
             t = time[p]
             if t < best_t or (t == best_t and t < END_TIME and stamp[p] > best_stamp):
                 best, best_t, best_stamp = p, t, stamp[p]
@@ -201,8 +359,8 @@ class ThebesState(State):
 
     def turn_order(self) -> list[int]:
         """Unfinished seats in the order they would act if nobody moved (first = current player)."""
-        return sorted((p for p in range(self.n) if self.time[p] < END_TIME),
-                      key=lambda p: (self.time[p], -self.stamp[p]))
+        return sorted((p for p in range(self.players) if self.time[p] < END_TIME),
+                      key=lambda p: (self.time[p], -self.arrival[p]))
 
     # ----------------------------------------------------------------------------------------- knowledge
     def _trip(self, p: int, dest: int, flags: int) -> int:
@@ -210,40 +368,36 @@ class ThebesState(State):
         3+ segments (two cars do not stack: NOTES decision 3) unless the action declines it (F_NOCAR)."""
         if flags & F_ZEPPELIN:
             return 0
-        return TRIP[1 if self.car[p] and not flags & F_NOCAR else 0][self.loc[p]][dest]
+        return TRIP[1 if self.cars[p] and not flags & F_NOCAR else 0][self.place[p]][dest]
 
     def specialized_knowledge(self, p: int, site: int, rumors: bool = False, assistant: bool = False) -> int:
         """The specialized side for a dig at `site`: books of the site (cards and tokens), the rumors card if
         spent (+2), assistants (2 → +1, 3 or more → +2, a single one spent → +1)."""
-        a = self.assist[p]
+        a = self.assistants[p]
         return (self.books[p * N_SITES + site] + ASSISTANT_BONUS[a if a < 3 else 3]
                 + (2 if rumors else 0) + (1 if assistant else 0))
 
     def dig_knowledge(self, p: int, site: int, rumors: bool = False, assistant: bool = False) -> int:
         """Knowledge on the time wheel: specialized + general, general counted at most up to the specialized
         side, the total capped at 12. 0 when the specialized side is 0 (no dig possible)."""
-        spec = self.specialized_knowledge(p, site, rumors, assistant)
-        if spec <= 0:
-            return 0
-        gen = self.general[p]
-        total = spec + (gen if gen < spec else spec)
-        return total if total < KNOWLEDGE_CAP else KNOWLEDGE_CAP
+        specialized = self.specialized_knowledge(p, site, rumors, assistant)
+        return _knowledge(specialized, self.general_knowledge[p]) if specialized > 0 else 0
 
     def dig_draws(self, p: int, site: int, weeks: int, flags: int = 0) -> int:
         """Tokens a dig draws: the wheel's number plus shovels (2 → +1, 3 or more → +2, a single spent → +1)."""
         know = self.dig_knowledge(p, site, bool(flags & F_RUMORS), bool(flags & F_ASSISTANT))
-        s = self.shovel[p]
+        s = self.shovels[p]
         return WHEEL[know][weeks] + SHOVEL_BONUS[s if s < 3 else 3] + (1 if flags & F_SHOVEL else 0)
 
     def _exchange_weeks(self, p: int) -> int:
-        return self.xrun_count + 1 if self.xrun_seat == p else 1
+        return self.exchange_run_count + 1 if self.exchange_run_seat == p else 1
 
     def _can_exchange(self) -> bool:
-        return bool(self.pile or self.discard or self.stack3 or any(c >= 0 for c in self.display))
+        return bool(self.draw_pile or self.discard or self.stack3 or any(c >= 0 for c in self.display))
 
     def _meets(self, p: int, card: int) -> bool:
         base = p * N_SITES
-        arts = self.arts
+        arts = self.artifacts
         req = EXHIBITION_REQ[card]
         for s in range(N_SITES):
             if arts[base + s] < req[s]:
@@ -251,7 +405,9 @@ class ThebesState(State):
         return True
 
     # ------------------------------------------------------------------------------------------- legality
-    def legal_actions(self) -> list[ThebesAction]:
+    # A Thebes state takes only its own action type (the referee passes back an element of legal_actions()):
+    # the narrower signatures are deliberate.
+    def legal_actions(self) -> list[ThebesAction]:  # type: ignore[override]
         """Every legal action of the current player, each once, in this order: take (display slot order;
         driven, car declined, flown), exhibit (slots a-c, same), exchange (same), dig (by site, then trip and
         one-use card choices, then weeks), retire. Empty when the game is over."""
@@ -261,96 +417,70 @@ class ThebesState(State):
         return list(legal)
 
     def _generate(self) -> tuple[ThebesAction, ...]:
+        """The legal actions in `legal_actions()` order. Every action is a trip (`TRAVEL`: the one table of the
+        ways to travel) plus the action's own weeks, and must fit before the end space (D9, D31)."""
         p = self._current
         if p < 0:
             return ()
-        rem = END_TIME - self.time[p]
-        loc = self.loc[p]
-        here = DIST[loc]
-        has_car = self.car[p] > 0
-        trip = TRIP[1 if has_car else 0][loc]
-        has_zep = self.zep[p] > 0
+        remaining = END_TIME - self.time[p]
+        travel = TRAVEL[1 if self.cars[p] else 0][1 if self.zeppelins[p] else 0][self.place[p]]
         out: list[ThebesAction] = []
         append = out.append
-        for c in self.display:
-            if c >= 0:
-                dest = CARD_CITY[c]
-                w = CARD_WEEKS[c]
-                if trip[dest] + w <= rem:
-                    append(TAKE_ACTIONS[c, 0])
-                if has_car and here[dest] >= CAR_MIN_SEGMENTS and here[dest] + w <= rem:
-                    append(TAKE_ACTIONS[c, F_NOCAR])
-                if has_zep and here[dest] and w <= rem:
-                    append(TAKE_ACTIONS[c, F_ZEPPELIN])
-        for c in self.slots:
-            if c >= 0 and self._meets(p, c):
-                dest = CARD_CITY[c]
-                w = CARD_WEEKS[c]
-                if trip[dest] + w <= rem:
-                    append(EXHIBIT_ACTIONS[c, 0])
-                if has_car and here[dest] >= CAR_MIN_SEGMENTS and here[dest] + w <= rem:
-                    append(EXHIBIT_ACTIONS[c, F_NOCAR])
-                if has_zep and here[dest] and w <= rem:
-                    append(EXHIBIT_ACTIONS[c, F_ZEPPELIN])
-        if self._can_exchange():
-            w = self._exchange_weeks(p)
-            if trip[WARSAW] + w <= rem:
-                append(EXCHANGE_ACTIONS[0])
-            if has_car and here[WARSAW] >= CAR_MIN_SEGMENTS and here[WARSAW] + w <= rem:
-                append(EXCHANGE_ACTIONS[F_NOCAR])
-            if has_zep and here[WARSAW] and w <= rem:
-                append(EXCHANGE_ACTIONS[F_ZEPPELIN])
-        permits = self.permits[p]
-        sperm = self.sperm[p]
-        rumors = self.rumors[p]
-        gen = self.general[p]
-        a = self.assist[p]
-        abonus = ASSISTANT_BONUS[a if a < 3 else 3]
-        assist_opts = (0, F_ASSISTANT) if a == 1 else (0,)
-        shovel_opts = (0, F_SHOVEL) if self.shovel[p] == 1 else (0,)
-        books = self.books
-        base_index = p * N_SITES
-        for s in range(N_SITES):
-            if permits >> s & 1:
-                if not sperm:
-                    continue
-                perm = F_PERMISSION
-            else:
-                perm = 0
-            base = books[base_index + s] + abonus
-            has_rumors = rumors >> s & 1
-            if base <= 0 and not has_rumors and len(assist_opts) == 1:
-                continue  # no specialized knowledge for this site, and nothing to spend for it
-            dest = SITE_PLACE[s]
-            trips = [(0, trip[dest])]
-            if has_car and here[dest] >= CAR_MIN_SEGMENTS:
-                trips.append((F_NOCAR, here[dest]))
-            if has_zep and here[dest]:
-                trips.append((F_ZEPPELIN, 0))
-            rumor_opts = (0, F_RUMORS) if has_rumors else (0,)
-            site_actions = DIG_ACTIONS[s]
-            for zf, tr in trips:
-                wmax = rem - tr
-                if wmax < 1:
-                    continue
-                if wmax > 12:
-                    wmax = 12
-                for rf in rumor_opts:
-                    for af in assist_opts:
-                        spec = base + (2 if rf else 0) + (1 if af else 0)
-                        if spec <= 0:
-                            continue
-                        know = spec + (gen if gen < spec else spec)
-                        if know > KNOWLEDGE_CAP:
-                            know = KNOWLEDGE_CAP
-                        wmin = WHEEL_MIN_WEEKS[know]
-                        if wmin > wmax:
-                            continue
-                        for sf in shovel_opts:
-                            out.extend(site_actions[perm | zf | rf | af | sf][wmin - 1:wmax])
+        for by_flags, dest, weeks in self._fixed_week_actions(p):
+            budget = remaining - weeks
+            for flags, trip in travel[dest]:
+                if trip <= budget:
+                    append(by_flags[flags])
+        self._add_digs(p, travel, remaining, out)
         if not out or self.time[p] >= FINAL_YEAR_TIME:
             append(RETIRE_ACTION)
         return tuple(out)
+
+    def _fixed_week_actions(self, p: int) -> list[tuple[dict[int, ThebesAction], int, int]]:
+        """The actions whose own weeks are fixed, as (their actions by travel flags, place, weeks): taking each
+        displayed card, each exhibition on display whose artifacts p holds, and the exchange at Warsaw."""
+        out = [(_TAKE_BY_FLAGS[c], CARD_CITY[c], CARD_WEEKS[c]) for c in self.display if c >= 0]
+        for c in self.exhibition_slots:
+            if c >= 0 and self._meets(p, c):
+                out.append((_EXHIBIT_BY_FLAGS[c], CARD_CITY[c], CARD_WEEKS[c]))
+        if self._can_exchange():
+            out.append((EXCHANGE_ACTIONS, WARSAW, self._exchange_weeks(p)))
+        return out
+
+    def _add_digs(self, p: int, travel: tuple[tuple[tuple[int, int], ...], ...], remaining: int,
+                  out: list[ThebesAction]) -> None:
+        """Excavations: at each site p may dig (a valid permit, or a special permission to spend, D17/D29), for
+        each way to travel there and each choice of one-use cards (rumors, a single assistant, a single shovel,
+        D13/D14/D22), every number of weeks from the wheel's first token (D15) to what fits (at most 12)."""
+        assistants = self.assistants[p]
+        assistant_bonus = ASSISTANT_BONUS[assistants if assistants < 3 else 3]
+        assistant_options = _SPEND_ASSISTANT if assistants == 1 else _KEEP
+        shovel_options = (0, F_SHOVEL) if self.shovels[p] == 1 else (0,)
+        general = self.general_knowledge[p]
+        books = self.books
+        base = p * N_SITES
+        permits_used = self.permits_used[p]
+        permission_by_use = _PERMISSION_FLAG[1 if self.special_permissions[p] else 0]
+        for site in range(N_SITES):
+            permission = permission_by_use[permits_used >> site & 1]
+            if permission < 0:
+                continue
+            specialized = books[base + site] + assistant_bonus
+            rumor_options = _SPEND_RUMORS if self.rumors[p] >> site & 1 else _KEEP
+            if specialized <= 0 and rumor_options is _KEEP and assistant_options is _KEEP:
+                continue  # no specialized knowledge for this site, and nothing to spend for it
+            site_actions = DIG_ACTIONS[site]
+            for travel_flags, trip in travel[SITE_PLACE[site]]:
+                longest = remaining - trip
+                longest = longest if longest < WEEKS_MAX else WEEKS_MAX
+                if longest < 1:
+                    continue
+                for rumor_flag, rumor_points in rumor_options:
+                    for assistant_flag, assistant_point in assistant_options:
+                        first = _first_dig_week(specialized + rumor_points + assistant_point, general)
+                        flags = permission | travel_flags | rumor_flag | assistant_flag
+                        for shovel_flag in shovel_options:
+                            out.extend(site_actions[flags | shovel_flag][first - 1:longest])
 
     def illegal_reason(self, action: object) -> str | None:
         """Why `action` is not legal now, or None if it is. Agrees with `legal_actions()` on every action."""
@@ -361,65 +491,96 @@ class ThebesState(State):
         p = self._current
         if p < 0:
             return "the game is over"
-        rem = END_TIME - self.time[p]
-        kind, f = action.kind, action.flags
-        zeppelin = bool(f & F_ZEPPELIN)
-        if zeppelin and not self.zep[p]:
+        if action.kind == RETIRE:
+            return self._retire_problem(p)
+        problem = self._travel_card_problem(p, action.flags)
+        if problem is None:
+            problem, dest, weeks = _ACTION_PROBLEMS[action.kind](self, p, action)
+            if problem is None:
+                problem = self._trip_problem(p, dest, action.flags, weeks)
+        return problem
+
+    def _retire_problem(self, p: int) -> str | None:
+        """Retiring: always in the final year; before it only when no other action fits (D10, D25)."""
+        if self.time[p] < FINAL_YEAR_TIME and self._generate_without_retire():
+            return "retiring is only allowed in the final year (1903) or when no other action fits"
+        return None
+
+    def _travel_card_problem(self, p: int, flags: int) -> str | None:
+        """The travel flags name cards p must hold: a zeppelin to fly, a car to decline."""
+        if flags & F_ZEPPELIN and not self.zeppelins[p]:
             return "you hold no zeppelin card"
-        if f & F_NOCAR and not self.car[p]:
+        if flags & F_NOCAR and not self.cars[p]:
             return "you hold no car to decline"
-        if kind == RETIRE:
-            if self.time[p] >= FINAL_YEAR_TIME:
-                return None
-            if self._generate_without_retire():
-                return "retiring is only allowed in the final year (1903) or when no other action fits"
-            return None
-        if kind == TAKE:
-            c = action.card
-            if c not in self.display:
-                return f"{CARD_IDS[c]} is not on display"
-            dest, weeks = CARD_CITY[c], CARD_WEEKS[c]
-        elif kind == EXHIBIT:
-            c = action.card
-            if c not in self.slots:
-                return f"{CARD_IDS[c]} is not among the exhibitions on display"
-            if not self._meets(p, c):
-                return f"you lack the artifacts {CARD_IDS[c]} requires"
-            dest, weeks = CARD_CITY[c], CARD_WEEKS[c]
-        elif kind == EXCHANGE:
-            if not self._can_exchange():
-                return "there are no cards to exchange"
-            dest, weeks = WARSAW, self._exchange_weeks(p)
-        elif kind == DIG:
-            s = action.site
-            if f & F_PERMISSION:
-                if not self.permits[p] >> s & 1:
-                    return f"your {SITES[s]} permit is still valid; no special permission is needed"
-                if not self.sperm[p]:
-                    return "you hold no special permission card"
-            elif self.permits[p] >> s & 1:
-                return f"your {SITES[s]} permit is used this year (a special permission card would allow it)"
-            if f & F_RUMORS and not self.rumors[p] >> s & 1:
-                return f"you hold no rumors card for {SITES[s]}"
-            if f & F_ASSISTANT and self.assist[p] != 1:
-                return "a single assistant can only be spent when it is your only assistant"
-            if f & F_SHOVEL and self.shovel[p] != 1:
-                return "a single shovel can only be spent when it is your only shovel"
-            if self.specialized_knowledge(p, s, bool(f & F_RUMORS), bool(f & F_ASSISTANT)) <= 0:
-                return f"you have no specialized knowledge for {SITES[s]}"
-            know = self.dig_knowledge(p, s, bool(f & F_RUMORS), bool(f & F_ASSISTANT))
-            if WHEEL[know][action.weeks] <= 0:
-                return f"with knowledge {know} a dig of {action.weeks} weeks draws no token"
-            dest, weeks = SITE_PLACE[s], action.weeks
-        else:
-            return "unknown action kind"
-        if zeppelin and DIST[self.loc[p]][dest] == 0:
+        return None
+
+    def _take_problem(self, p: int, action: ThebesAction) -> tuple[str | None, int, int]:
+        c = action.card
+        if c not in self.display:
+            return f"{CARD_IDS[c]} is not on display", 0, 0
+        return None, CARD_CITY[c], CARD_WEEKS[c]
+
+    def _exhibit_problem(self, p: int, action: ThebesAction) -> tuple[str | None, int, int]:
+        c = action.card
+        if c not in self.exhibition_slots:
+            return f"{CARD_IDS[c]} is not among the exhibitions on display", 0, 0
+        if not self._meets(p, c):
+            return f"you lack the artifacts {CARD_IDS[c]} requires", 0, 0
+        return None, CARD_CITY[c], CARD_WEEKS[c]
+
+    def _exchange_problem(self, p: int, action: ThebesAction) -> tuple[str | None, int, int]:
+        if not self._can_exchange():
+            return "there are no cards to exchange", 0, 0
+        return None, WARSAW, self._exchange_weeks(p)
+
+    def _dig_problem(self, p: int, action: ThebesAction) -> tuple[str | None, int, int]:
+        s, f = action.site, action.flags
+        problem = self._permit_problem(p, s, f) or self._spent_card_problem(p, s, f)
+        if problem is None:
+            rumors, assistant = bool(f & F_RUMORS), bool(f & F_ASSISTANT)
+            if self.specialized_knowledge(p, s, rumors, assistant) <= 0:
+                problem = f"you have no specialized knowledge for {SITES[s]}"
+            else:
+                know = self.dig_knowledge(p, s, rumors, assistant)
+                if WHEEL[know][action.weeks] <= 0:
+                    problem = f"with knowledge {know} a dig of {action.weeks} weeks draws no token"
+        return problem, SITE_PLACE[s], action.weeks
+
+    def _permit_problem(self, p: int, site: int, flags: int) -> str | None:
+        """A dig needs the site's permit valid when the turn starts, or spends a special permission when it is
+        used (D17, D29); a special permission is spent only when needed (D22)."""
+        used = self.permits_used[p] >> site & 1
+        if flags & F_PERMISSION:
+            if not used:
+                return f"your {SITES[site]} permit is still valid; no special permission is needed"
+            if not self.special_permissions[p]:
+                return "you hold no special permission card"
+        elif used:
+            return f"your {SITES[site]} permit is used this year (a special permission card would allow it)"
+        return None
+
+    def _spent_card_problem(self, p: int, site: int, flags: int) -> str | None:
+        """The one-use cards a dig names must be held: the site's rumors, a single assistant or shovel (D14)."""
+        if flags & F_RUMORS and not self.rumors[p] >> site & 1:
+            return f"you hold no rumors card for {SITES[site]}"
+        if flags & F_ASSISTANT and self.assistants[p] != 1:
+            return "a single assistant can only be spent when it is your only assistant"
+        if flags & F_SHOVEL and self.shovels[p] != 1:
+            return "a single shovel can only be spent when it is your only shovel"
+        return None
+
+    def _trip_problem(self, p: int, dest: int, flags: int, weeks: int) -> str | None:
+        """The trip to `dest` as the flags make it (flown, the car declined, driven), then `weeks` of action,
+        must fit before the end space (D9, D31); a zeppelin needs a trip, declining a car one it shortens."""
+        segments = DIST[self.place[p]][dest]
+        if flags & F_ZEPPELIN and segments == 0:
             return "there is no trip to fly: you are already there"
-        if f & F_NOCAR and DIST[self.loc[p]][dest] < CAR_MIN_SEGMENTS:
+        if flags & F_NOCAR and segments < CAR_MIN_SEGMENTS:
             return f"the car only shortens trips of {CAR_MIN_SEGMENTS}+ segments: there is nothing to decline"
-        cost = self._trip(p, dest, f) + weeks
-        if cost > rem:
-            return f"it takes {cost} weeks but only {rem} remain before the end (week 1 of 1904)"
+        cost = self._trip(p, dest, flags) + weeks
+        remaining = END_TIME - self.time[p]
+        if cost > remaining:
+            return f"it takes {cost} weeks but only {remaining} remain before the end (week 1 of 1904)"
         return None
 
     def _generate_without_retire(self) -> bool:
@@ -427,7 +588,7 @@ class ThebesState(State):
         return any(a.kind != RETIRE for a in legal)
 
     # ---------------------------------------------------------------------------------------------- apply
-    def apply(self, action: ThebesAction) -> list[Event]:
+    def apply(self, action: ThebesAction) -> list[Event]:  # type: ignore[override]
         """Play `action` for the current player; returns the events. Raises IllegalAction (state unchanged)."""
         reason = self.illegal_reason(action)
         if reason is not None:
@@ -451,9 +612,7 @@ class ThebesState(State):
         elif kind == DIG:
             self._dig(p, action, events)
         else:
-            if kind == TAKE:
-                dest, weeks = CARD_CITY[action.card], CARD_WEEKS[action.card]
-            elif kind == EXHIBIT:
+            if kind == TAKE or kind == EXHIBIT:
                 dest, weeks = CARD_CITY[action.card], CARD_WEEKS[action.card]
             else:
                 dest, weeks = WARSAW, self._exchange_weeks(p)
@@ -467,18 +626,18 @@ class ThebesState(State):
             else:
                 self._exchange(p, weeks, events)
         if kind != EXCHANGE:
-            self.xrun_seat = -1
-            self.xrun_count = 0
+            self.exchange_run_seat = -1
+            self.exchange_run_count = 0
         self._legal = None
         self._refresh_current()
         if events is not None and self._current == TERMINAL:
             events.append({"type": "game_over", "scores": self.scores()})
 
     def _move(self, p: int, dest: int, travel: int, zeppelin: bool, events: list[Event] | None) -> None:
-        src = self.loc[p]
+        src = self.place[p]
         if zeppelin:
             self._lose_card(p, K_ZEPPELIN, events)
-        self.loc[p] = dest
+        self.place[p] = dest
         if events is not None and src != dest:
             events.append({"type": "travelled", "seat": p, "from": PLACES[src], "to": PLACES[dest],
                            "weeks": travel, "zeppelin": zeppelin})
@@ -489,14 +648,14 @@ class ThebesState(State):
         t0 = self.time[p]
         t1 = t0 + weeks
         self.time[p] = t1
-        self.counter += 1
-        self.stamp[p] = self.counter
+        self.arrivals += 1
+        self.arrival[p] = self.arrivals
         if events is not None:
             year, week = year_week(t1)
             events.append({"type": "time", "seat": p, "weeks": weeks, "year": year, "week": week, "for": why})
-        if t1 // WEEKS_PER_YEAR > t0 // WEEKS_PER_YEAR and t0 != START_TIME[self.n]:
+        if t1 // WEEKS_PER_YEAR > t0 // WEEKS_PER_YEAR and t0 != START_TIME[self.players]:
             # (leaving the start space, week 0 of the start year, is no year end)
-            self.permits[p] = 0
+            self.permits_used[p] = 0
             if events is not None:
                 events.append({"type": "year_passed", "seat": p, "year": year_week(t1)[0]})
         if t1 >= END_TIME and events is not None:
@@ -504,7 +663,7 @@ class ThebesState(State):
 
     # cards ----------------------------------------------------------------------------------------------
     def _gain_card(self, p: int, c: int) -> None:
-        self.hand[p] = self.hand[p] + (c,)
+        self.cards[p] = self.cards[p] + (c,)
         self._count_card(p, c, 1)
 
     def _count_card(self, p: int, c: int, sign: int) -> None:
@@ -512,32 +671,32 @@ class ThebesState(State):
         if k == K_SPECIALIZED:
             self.books[p * N_SITES + CARD_SITE[c]] += sign * CARD_VALUE[c]
         elif k == K_GENERAL:
-            self.general[p] += sign * CARD_VALUE[c]
+            self.general_knowledge[p] += sign * CARD_VALUE[c]
         elif k == K_CONGRESS:
-            self.congress[p] += sign
+            self.congresses[p] += sign
         elif k == K_ASSISTANT:
-            self.assist[p] += sign
+            self.assistants[p] += sign
         elif k == K_SHOVEL:
-            self.shovel[p] += sign
+            self.shovels[p] += sign
         elif k == K_CAR:
-            self.car[p] += sign
+            self.cars[p] += sign
         elif k == K_ZEPPELIN:
-            self.zep[p] += sign
+            self.zeppelins[p] += sign
         elif k == K_SPECIAL_PERMISSION:
-            self.sperm[p] += sign
+            self.special_permissions[p] += sign
         elif k == K_RUMORS:
             self.rumors[p] ^= 1 << CARD_SITE[c]
 
     def _lose_card(self, p: int, kind: int, events: list[Event] | None, site: int = -1) -> None:
         """Discard p's one-use card of `kind` (of `site` for rumors); with two alike, the lower id goes."""
-        hand = self.hand[p]
-        for i, c in enumerate(sorted(hand)):
+        hand = self.cards[p]
+        for c in sorted(hand):
             if CARD_KIND[c] == kind and (site < 0 or CARD_SITE[c] == site):
                 break
         else:  # pragma: no cover - legality was checked
             raise AssertionError("no such card")
         j = hand.index(c)
-        self.hand[p] = hand[:j] + hand[j + 1:]
+        self.cards[p] = hand[:j] + hand[j + 1:]
         self._count_card(p, c, -1)
         self.discard.append(c)
         if events is not None:
@@ -546,7 +705,7 @@ class ThebesState(State):
     def _draw_one(self, events: list[Event] | None) -> int:
         """The top card of the draw pile; an empty pile is rebuilt from the discard pile and stack 3 the first
         time, from the discard pile alone after that. -1 if nothing is left (NOTES decision 8)."""
-        pile = self.pile
+        pile = self.draw_pile
         if not pile:
             first = not self.stack3_used
             if first:
@@ -585,7 +744,7 @@ class ThebesState(State):
         """The new exhibition goes to slot a and every card on display moves on one slot (a→b, b→c); the card
         that was in slot c is discarded, whether or not a slot before it was empty (seeds 000/001/003: "if a
         card is in (c), it is discarded")."""
-        slots = self.slots
+        slots = self.exhibition_slots
         gone = slots[-1]
         shifted = any(x >= 0 for x in slots[:-1])
         slots[1:] = slots[:-1]
@@ -608,10 +767,10 @@ class ThebesState(State):
         self._refill(slot, events)
 
     def _exhibit(self, p: int, c: int, events: list[Event] | None) -> None:
-        slot = self.slots.index(c)
-        self.slots[slot] = _EMPTY
-        self.won[p] = self.won[p] + (c,)
-        self.expoints[p] += CARD_VALUE[c]
+        slot = self.exhibition_slots.index(c)
+        self.exhibition_slots[slot] = _EMPTY
+        self.exhibitions_won[p] = self.exhibitions_won[p] + (c,)
+        self.exhibition_points[p] += CARD_VALUE[c]
         if events is not None:
             events.append({"type": "exhibition_done", "seat": p, "card": CARD_IDS[c],
                            "slot": EXHIBITION_SLOTS[slot], "points": CARD_VALUE[c]})
@@ -628,28 +787,49 @@ class ThebesState(State):
             display[slot] = _EMPTY
         for slot in range(DISPLAY_SLOTS):
             self._refill(slot, events)
-        self.xrun_seat = p
-        self.xrun_count = weeks
+        self.exchange_run_seat = p
+        self.exchange_run_count = weeks
 
     # dig ------------------------------------------------------------------------------------------------
     def _dig(self, p: int, action: ThebesAction, events: list[Event] | None) -> None:
+        """Travel, spend the weeks, discard the one-use cards named, draw the tokens, take the first-dig bonus,
+        use the permit (after the marker moved: D18)."""
         s, f, weeks = action.site, action.flags, action.weeks
         draws = self.dig_draws(p, s, weeks, f)
         dest = SITE_PLACE[s]
-        zeppelin = bool(f & F_ZEPPELIN)
         travel = self._trip(p, dest, f)
-        self._move(p, dest, travel, zeppelin, events)
+        self._move(p, dest, travel, bool(f & F_ZEPPELIN), events)
         self._advance(p, travel + weeks, events, "dig")
-        if f & F_RUMORS:
-            self._lose_card(p, K_RUMORS, events, s)
-        if f & F_ASSISTANT:
+        self._spend_dig_cards(p, s, f, events)
+        found, dirt = self._draw_tokens(s, draws)
+        for token in found:
+            self._gain_token(p, s, token)
+        if events is not None:
+            events.append({"type": "tokens_drawn", "seat": p, "site": SITES[s], "drawn": draws,
+                           "found": [token_name(t) for t in found], "dirt": dirt})
+        if self.first_dig_bonus >> s & 1:
+            self.first_dig_bonus &= ~(1 << s)
+            self._gain_token(p, s, BONUS_ARTIFACT_VALUE)
+            if events is not None:
+                events.append({"type": "first_dig_bonus", "seat": p, "site": SITES[s],
+                               "token": token_name(BONUS_ARTIFACT_VALUE)})
+        self.permits_used[p] |= 1 << s
+
+    def _spend_dig_cards(self, p: int, site: int, flags: int, events: list[Event] | None) -> None:
+        """Discard every one-use card the dig names (D13, D14, D17)."""
+        if flags & F_RUMORS:
+            self._lose_card(p, K_RUMORS, events, site)
+        if flags & F_ASSISTANT:
             self._lose_card(p, K_ASSISTANT, events)
-        if f & F_SHOVEL:
+        if flags & F_SHOVEL:
             self._lose_card(p, K_SHOVEL, events)
-        if f & F_PERMISSION:
+        if flags & F_PERMISSION:
             self._lose_card(p, K_SPECIAL_PERMISSION, events)
-        # draw without replacement; dirt goes back after the last draw
-        bag = list(self.bags[s])
+
+    def _draw_tokens(self, site: int, draws: int) -> tuple[list[int], int]:
+        """Draw up to `draws` tokens from the site's bag without replacement; dirt goes back after the last
+        draw. Returns (the tokens found, in draw order; how many were dirt)."""
+        bag = list(self.bags[site])
         below = self.rng.below
         found = []
         dirt = 0
@@ -662,19 +842,8 @@ class ThebesState(State):
         if dirt:
             bag.extend([DIRT] * dirt)
             bag.sort()
-        self.bags[s] = tuple(bag)
-        for token in found:
-            self._gain_token(p, s, token)
-        if events is not None:
-            events.append({"type": "tokens_drawn", "seat": p, "site": SITES[s], "drawn": draws,
-                           "found": [token_name(t) for t in found], "dirt": dirt})
-        if self.bonus >> s & 1:
-            self.bonus &= ~(1 << s)
-            self._gain_token(p, s, BONUS_ARTIFACT_VALUE)
-            if events is not None:
-                events.append({"type": "first_dig_bonus", "seat": p, "site": SITES[s],
-                               "token": token_name(BONUS_ARTIFACT_VALUE)})
-        self.permits[p] |= 1 << s
+        self.bags[site] = tuple(bag)
+        return found, dirt
 
     def _gain_token(self, p: int, site: int, token: int) -> None:
         self.tokens[p] = self.tokens[p] + (site * 32 + token,)
@@ -682,17 +851,18 @@ class ThebesState(State):
 
     def _count_token(self, p: int, site: int, token: int, sign: int) -> None:
         if token == GENERAL_TOKEN:
-            self.general[p] += sign
+            self.general_knowledge[p] += sign
         elif token >= SPECIALIZED_TOKEN0:
             self.books[p * N_SITES + token - SPECIALIZED_TOKEN0] += sign
         else:
-            self.arts[p * N_SITES + site] += sign
-            self.artval[p] += sign * token
+            self.artifacts[p * N_SITES + site] += sign
+            self.artifact_points[p] += sign * token
 
     # ---------------------------------------------------------------------------------------------- scores
     def score_breakdown(self) -> list[dict[str, int]]:
         """Per seat {"artifacts", "exhibitions", "congress", "majority", "total"} (current if mid-game)."""
-        return scoring.breakdown(self.n, self.artval, self.expoints, self.congress, self.books)
+        return scoring.breakdown(self.players, self.artifact_points, self.exhibition_points, self.congresses,
+                                 self.books)
 
     def scores(self) -> list[float]:
         return [part["total"] for part in self.score_breakdown()]
@@ -704,61 +874,61 @@ class ThebesState(State):
     def observation(self, seat: int | None) -> dict[str, Any]:
         """Everything public, which in Thebes is everything but the order of the draw pile and of stack 3 (and
         the RNG). `seat=None` is the omniscient view: it adds `draw_pile` (top first) and `stack3`."""
-        if seat is not None and not 0 <= seat < self.n:
-            raise ValueError(f"no seat {seat} in a {self.n}-player game")
+        if seat is not None and not 0 <= seat < self.players:
+            raise ValueError(f"no seat {seat} in a {self.players}-player game")
         parts = self.score_breakdown()
         order = self.turn_order()
         seats = []
-        for p in range(self.n):
-            year, week = marker_year_week(self.time[p], self.n)
+        for p in range(self.players):
+            year, week = marker_year_week(self.time[p], self.players)
             base = p * N_SITES
             seats.append({
                 "seat": p,
-                "place": PLACES[self.loc[p]],
+                "place": PLACES[self.place[p]],
                 "time": self.time[p],
                 "year": year,
                 "week": week,
                 "finished": self.time[p] >= END_TIME,
-                "cards": [dict(_CARD_VIEWS[c]) for c in self.hand[p]],
+                "cards": [dict(_CARD_VIEWS[c]) for c in self.cards[p]],
                 "tokens": [_token_view(t >> 5, t & 31) for t in self.tokens[p]],
-                "exhibitions": [_exhibition_view(c) for c in self.won[p]],
-                "permits_used": [SITES[s] for s in range(N_SITES) if self.permits[p] >> s & 1],
+                "exhibitions": [_exhibition_view(c) for c in self.exhibitions_won[p]],
+                "permits_used": [SITES[s] for s in range(N_SITES) if self.permits_used[p] >> s & 1],
                 "books": {SITES[s]: self.books[base + s] for s in range(N_SITES)},
-                "artifacts": {SITES[s]: self.arts[base + s] for s in range(N_SITES)},
-                "general_knowledge": self.general[p],
-                "assistants": self.assist[p],
-                "shovels": self.shovel[p],
-                "cars": self.car[p],
-                "zeppelins": self.zep[p],
-                "special_permissions": self.sperm[p],
-                "congress": self.congress[p],
+                "artifacts": {SITES[s]: self.artifacts[base + s] for s in range(N_SITES)},
+                "general_knowledge": self.general_knowledge[p],
+                "assistants": self.assistants[p],
+                "shovels": self.shovels[p],
+                "cars": self.cars[p],
+                "zeppelins": self.zeppelins[p],
+                "special_permissions": self.special_permissions[p],
+                "congress": self.congresses[p],
                 "rumors": [SITES[s] for s in range(N_SITES) if self.rumors[p] >> s & 1],
                 "score": dict(parts[p]),
             })
-        unseen = sorted(self.pile + self.stack3)
+        unseen = sorted(self.draw_pile + self.stack3)
         obs = {
             "seat": -1 if seat is None else seat,
-            "players": self.n,
+            "players": self.players,
             "current_player": self._current,
             "terminal": self._current == TERMINAL,
             "turn_order": order,
             "seats": seats,
             "display": [dict(_CARD_VIEWS[c]) for c in self.display if c >= 0],
             "exhibitions": [{"slot": EXHIBITION_SLOTS[i], **_exhibition_view(c)}
-                            for i, c in enumerate(self.slots) if c >= 0],
-            "draw_pile_count": len(self.pile),
+                            for i, c in enumerate(self.exhibition_slots) if c >= 0],
+            "draw_pile_count": len(self.draw_pile),
             "stack3_count": len(self.stack3),
             "stack3_used": self.stack3_used,
             "discard": [CARD_IDS[c] for c in self.discard],
             "unseen_cards": [CARD_IDS[c] for c in unseen],
-            "bags": [_bag_view(s, self.bags[s], bool(self.bonus >> s & 1)) for s in range(N_SITES)],
-            "exchange_run_seat": self.xrun_seat,
-            "exchange_run_count": self.xrun_count,
+            "bags": [_bag_view(s, self.bags[s], bool(self.first_dig_bonus >> s & 1)) for s in range(N_SITES)],
+            "exchange_run_seat": self.exchange_run_seat,
+            "exchange_run_count": self.exchange_run_count,
             "draw_pile": [],
             "stack3": [],
         }
         if seat is None:
-            obs["draw_pile"] = [CARD_IDS[c] for c in reversed(self.pile)]
+            obs["draw_pile"] = [CARD_IDS[c] for c in reversed(self.draw_pile)]
             obs["stack3"] = [CARD_IDS[c] for c in self.stack3]
         return obs
 
@@ -771,28 +941,28 @@ class ThebesState(State):
             "params": self.game.params,
             "seats": [{
                 "time": self.time[p],
-                "arrival": self.stamp[p],
-                "place": PLACES[self.loc[p]],
-                "cards": [CARD_IDS[c] for c in self.hand[p]],
+                "arrival": self.arrival[p],
+                "place": PLACES[self.place[p]],
+                "cards": [CARD_IDS[c] for c in self.cards[p]],
                 "tokens": [f"{SITES[t >> 5]}/{token_name(t & 31)}" for t in self.tokens[p]],
-                "exhibitions": [CARD_IDS[c] for c in self.won[p]],
-                "permits_used": [SITES[s] for s in range(N_SITES) if self.permits[p] >> s & 1],
-            } for p in range(self.n)],
+                "exhibitions": [CARD_IDS[c] for c in self.exhibitions_won[p]],
+                "permits_used": [SITES[s] for s in range(N_SITES) if self.permits_used[p] >> s & 1],
+            } for p in range(self.players)],
             "display": [CARD_IDS[c] if c >= 0 else None for c in self.display],
-            "exhibitions": [CARD_IDS[c] if c >= 0 else None for c in self.slots],
-            "draw_pile": [CARD_IDS[c] for c in reversed(self.pile)],
+            "exhibitions": [CARD_IDS[c] if c >= 0 else None for c in self.exhibition_slots],
+            "draw_pile": [CARD_IDS[c] for c in reversed(self.draw_pile)],
             "stack3": [CARD_IDS[c] for c in self.stack3],
             "stack3_used": self.stack3_used,
             "discard": [CARD_IDS[c] for c in self.discard],
             "bags": {SITES[s]: [token_name(t) for t in self.bags[s]] for s in range(N_SITES)},
-            "first_dig_bonus": [SITES[s] for s in range(N_SITES) if self.bonus >> s & 1],
-            "exchange_run": {"seat": self.xrun_seat, "count": self.xrun_count},
-            "arrivals": self.counter,
+            "first_dig_bonus": [SITES[s] for s in range(N_SITES) if self.first_dig_bonus >> s & 1],
+            "exchange_run": {"seat": self.exchange_run_seat, "count": self.exchange_run_count},
+            "arrivals": self.arrivals,
             "rng": self.rng.state,
         }
 
     @classmethod
-    def from_json(cls, game: "ThebesGame", data: dict[str, Any]) -> "ThebesState":
+    def from_json(cls, game: ThebesGame, data: dict[str, Any]) -> ThebesState:
         """Rebuild a state from `to_json()` output (or a hand-edited copy, for tests). Aggregates are
         recomputed from the cards and tokens; a malformed document raises ValueError."""
         if data.get("format") != STATE_FORMAT or data.get("version") != STATE_VERSION:
@@ -800,40 +970,23 @@ class ThebesState(State):
         st = cls._blank(game)
         try:
             seats = data["seats"]
-            if len(seats) != st.n:
-                raise ValueError(f"{len(seats)} seats in a {st.n}-player game")
+            if len(seats) != st.players:
+                raise ValueError(f"{len(seats)} seats in a {st.players}-player game")
             for p, seat in enumerate(seats):
-                st.time[p] = int(seat["time"])
-                if not EARLIEST_TIME <= st.time[p] <= END_TIME:
-                    raise ValueError(f"seat {p}: time {st.time[p]} outside {EARLIEST_TIME}..{END_TIME}")
-                st.stamp[p] = int(seat["arrival"])
-                st.loc[p] = PLACE_INDEX[seat["place"]]
-                for cid in seat["cards"]:
-                    c = CARD_INDEX[cid]
-                    if CARD_KIND[c] == K_EXHIBITION:
-                        raise ValueError(f"seat {p}: exhibition {cid} listed among cards")
-                    st._gain_card(p, c)
-                for text in seat["tokens"]:
-                    site, _, name = text.partition("/")
-                    st._gain_token(p, SITE_INDEX[site], parse_token(name))
-                for cid in seat["exhibitions"]:
-                    c = CARD_INDEX[cid]
-                    st.won[p] = st.won[p] + (c,)
-                    st.expoints[p] += CARD_VALUE[c]
-                st.permits[p] = sum(1 << SITE_INDEX[s] for s in set(seat["permits_used"]))
+                st._load_seat(p, seat)
             st.display = [CARD_INDEX[c] if c else _EMPTY for c in data["display"]]
-            st.slots = [CARD_INDEX[c] if c else _EMPTY for c in data["exhibitions"]]
-            if len(st.display) != DISPLAY_SLOTS or len(st.slots) != len(EXHIBITION_SLOTS):
+            st.exhibition_slots = [CARD_INDEX[c] if c else _EMPTY for c in data["exhibitions"]]
+            if len(st.display) != DISPLAY_SLOTS or len(st.exhibition_slots) != len(EXHIBITION_SLOTS):
                 raise ValueError("wrong number of display or exhibition slots")
-            st.pile = [CARD_INDEX[c] for c in reversed(data["draw_pile"])]
+            st.draw_pile = [CARD_INDEX[c] for c in reversed(data["draw_pile"])]
             st.stack3 = [CARD_INDEX[c] for c in data["stack3"]]
             st.stack3_used = bool(data["stack3_used"])
             st.discard = [CARD_INDEX[c] for c in data["discard"]]
             st.bags = [tuple(sorted(parse_token(t) for t in data["bags"][s])) for s in SITES]
-            st.bonus = sum(1 << SITE_INDEX[s] for s in set(data["first_dig_bonus"]))
-            st.xrun_seat = int(data["exchange_run"]["seat"])
-            st.xrun_count = int(data["exchange_run"]["count"])
-            st.counter = int(data["arrivals"])
+            st.first_dig_bonus = sum(1 << SITE_INDEX[s] for s in set(data["first_dig_bonus"]))
+            st.exchange_run_seat = int(data["exchange_run"]["seat"])
+            st.exchange_run_count = int(data["exchange_run"]["count"])
+            st.arrivals = int(data["arrivals"])
             st.rng = SplitMix64(int(data["rng"]))
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"malformed Thebes state: {exc!r}") from None
@@ -843,20 +996,41 @@ class ThebesState(State):
         st._refresh_current()
         return st
 
+    def _load_seat(self, p: int, seat: dict[str, Any]) -> None:
+        """One seat of a `to_json()` document (raises KeyError, TypeError, ValueError when malformed)."""
+        self.time[p] = int(seat["time"])
+        if not EARLIEST_TIME <= self.time[p] <= END_TIME:
+            raise ValueError(f"seat {p}: time {self.time[p]} outside {EARLIEST_TIME}..{END_TIME}")
+        self.arrival[p] = int(seat["arrival"])
+        self.place[p] = PLACE_INDEX[seat["place"]]
+        for cid in seat["cards"]:
+            c = CARD_INDEX[cid]
+            if CARD_KIND[c] == K_EXHIBITION:
+                raise ValueError(f"seat {p}: exhibition {cid} listed among cards")
+            self._gain_card(p, c)
+        for text in seat["tokens"]:
+            site, _, name = text.partition("/")
+            self._gain_token(p, SITE_INDEX[site], parse_token(name))
+        for cid in seat["exhibitions"]:
+            c = CARD_INDEX[cid]
+            self.exhibitions_won[p] = self.exhibitions_won[p] + (c,)
+            self.exhibition_points[p] += CARD_VALUE[c]
+        self.permits_used[p] = sum(1 << SITE_INDEX[s] for s in set(seat["permits_used"]))
+
     # --------------------------------------------------------------------------------------------- checks
     def card_locations(self) -> dict[str, list[int]]:
         """Where every card is, by card index (for conservation checks): each of the 95 cards exactly once."""
         return {
-            "pile": list(self.pile), "stack3": list(self.stack3), "discard": list(self.discard),
-            "display": [c for c in self.display if c >= 0], "exhibitions": [c for c in self.slots if c >= 0],
-            "hands": [c for h in self.hand for c in h], "won": [c for w in self.won for c in w],
+            "pile": list(self.draw_pile), "stack3": list(self.stack3), "discard": list(self.discard),
+            "display": [c for c in self.display if c >= 0], "exhibitions": [c for c in self.exhibition_slots if c >= 0],
+            "hands": [c for h in self.cards for c in h], "won": [c for w in self.exhibitions_won for c in w],
         }
 
     def site_tokens(self, site: int) -> list[int]:
         """Every token of a site wherever it is (bag, players, the first-dig bonus on the board), sorted."""
         tokens = list(self.bags[site])
         tokens += [t & 31 for h in self.tokens for t in h if t >> 5 == site]
-        if self.bonus >> site & 1:
+        if self.first_dig_bonus >> site & 1:
             tokens.append(BONUS_ARTIFACT_VALUE)
         return sorted(tokens)
 
@@ -874,10 +1048,13 @@ class ThebesState(State):
         return None
 
     def __repr__(self) -> str:
-        return f"<ThebesState players={self.n} times={self.time} current={self._current}>"
+        return f"<ThebesState players={self.players} times={self.time} current={self._current}>"
 
 
 KIND_ACTION_NAMES = ("take", "exhibit", "exchange", "dig", "retire")
+#: per action kind: why it is not legal apart from its trip, and its place and own weeks
+_ACTION_PROBLEMS = {TAKE: ThebesState._take_problem, EXHIBIT: ThebesState._exhibit_problem,
+                    EXCHANGE: ThebesState._exchange_problem, DIG: ThebesState._dig_problem}
 _SITE_TOKENS = tuple(sorted(START_BAGS[s] + (BONUS_ARTIFACT_VALUE,)) for s in range(N_SITES))
 
 

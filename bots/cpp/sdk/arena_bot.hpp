@@ -43,6 +43,12 @@ class Bot {
   // Called once with the final result.
   virtual void end(const v1::EndMatchRequest& request) { (void)request; }
 
+  // Attach a short note to the answer of the decision being decided (DecideResponse.annotation: at most 256
+  // characters, e.g. the evaluation or plan), shown to the bot's owner on this turn in the replay viewer. What the
+  // bot prints on stdout/stderr is kept by decision too (flush it: std::endl or std::fflush).
+  void annotate(const std::string& text) { annotation = text.substr(0, 256); }
+  std::string annotation;            // set by annotate(); cleared before each decide()
+
   // A uniformly random integer in [0, n), from the referee's per-seat seed (replays play out the same).
   int random_index(int n) { return n <= 1 ? 0 : std::uniform_int_distribution<int>(0, n - 1)(rng); }
 
@@ -77,7 +83,11 @@ class Service final : public v1::Bot::Service {
   grpc::Status Decide(grpc::ServerContext*, const v1::DecideRequest* request,
                       v1::DecideResponse* response) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    return guarded([&] { response->set_index(static_cast<uint32_t>(bot_.decide(*request))); });
+    bot_.annotation.clear();
+    return guarded([&] {
+      response->set_index(static_cast<uint32_t>(bot_.decide(*request)));
+      if (!bot_.annotation.empty()) response->set_annotation(bot_.annotation);
+    });
   }
 
   grpc::Status EndMatch(grpc::ServerContext*, const v1::EndMatchRequest* request,

@@ -18,6 +18,11 @@
  *   start(request, bot)  StartMatch; `bot` then has game, params, seat, players, timeControl and random()
  *   decide(request, bot) returns an index, or the canonical text of a legal action
  *   end(request, bot)    EndMatch: request.seats has every seat's score and rank
+ *
+ * Debugging: what the bot prints (console.log/console.error) is kept by decision and shown to its owner beside
+ * the turn in the replay viewer; `bot.annotate(text)` inside decide attaches a short note (at most 256
+ * characters, e.g. the evaluation or plan) to this decision's answer (DecideResponse.annotation). An exception in
+ * a hook prints its stack to stderr (the same log) before the referee counts the fault.
  */
 
 const path = require('path');
@@ -77,12 +82,18 @@ function serve(policy, socketPath) {
     protocol.warmUpInTurns(Object.keys(service.types).filter((name) => name !== 'StartMatch')
       .map((name) => service.types[name]));
   };
-  const bot = { game: '', params: {}, seat: -1, players: [], timeControl: null, random: seededRandom(0) };
+  let note = '';
+  const bot = {
+    game: '', params: {}, seat: -1, players: [], timeControl: null, random: seededRandom(0),
+    /** Attach `text` to the answer of the decision being decided (the last call wins; max 256 characters). */
+    annotate(text) { note = String(text).slice(0, 256); },
+  };
   const server = new grpc.Server();
   const handle = (fn) => (call, callback) => {
     try {
       callback(null, fn(call.request));
     } catch (err) {
+      console.error(err && err.stack ? err.stack : String(err));  // the owner's log of this turn
       callback({ code: grpc.status.UNKNOWN, details: String(err && err.stack ? err.stack : err) });
     }
   };
@@ -98,7 +109,12 @@ function serve(policy, socketPath) {
       warmUpTheRest();
       return {};
     }),
-    Decide: handle((request) => choiceMessage(policy.decide(request, bot))),
+    Decide: handle((request) => {
+      note = '';
+      const message = choiceMessage(policy.decide(request, bot));
+      if (note) message.annotation = note;
+      return message;
+    }),
     EndMatch: handle((request) => {
       if (policy.end) policy.end(request, bot);
       return {};

@@ -1,6 +1,6 @@
 """Minos random bot: plays a uniformly random legal action (seeded by the referee, so a replay plays the same).
 
-A starting point: `request.legal_actions[i].text` is each action's canonical text ("draft:r2:build",
+A starting point: `request.legal_actions[i].text` is each action's canonical text ("draft:red5:build",
 "main:start", "deploy:5:2", ...; see proto/arena/v1/minos.proto), and the observation is `request.minos`.
 """
 

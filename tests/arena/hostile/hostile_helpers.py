@@ -20,6 +20,8 @@ RANDOM = PROJECT / "bots" / "python" / "random"
 QUICK = TimeControl(decision_ms=600, bank_ms=300, startup_ms=4000, max_faults=2)
 LIMITS = SandboxLimits(memory_mb=160, pids=48, cpu_seconds=30, tmp_mb=16)
 SEED = 11
+#: The bots' seed key (a real match draws a secret one): with it fixed, the same seed and bots play the same match.
+FIXED_KEY = bytes(range(32))
 
 
 def hostile_copy(name: str, tmp_path: Path, target: dict | None = None) -> Path:
@@ -57,7 +59,7 @@ def play(monkeypatch, *bots: Path, seed: int = SEED, time_control: TimeControl =
     monkeypatch.setattr(sandbox, "launch", recording_launch)
     logs: list[list[str]] = []
     result = run_match("thebes", {"players": len(bots)}, seed, [BotSpec(str(b)) for b in bots],
-                       time_control=time_control, limits=limits, _logs=logs)
+                       time_control=time_control, limits=limits, _logs=logs, bot_seed_key=FIXED_KEY)
     return Played(result, logs, processes)
 
 

@@ -7,9 +7,9 @@ import os
 import socket
 
 import pytest
+from hostile_helpers import RANDOM, hostile_copy, outcome, play
 
 from arena.botpkg import package_sha256
-from hostile_helpers import RANDOM, hostile_copy, outcome, play
 from tests.arena.sandbox.sandbox_helpers import assert_no_traces, requires_sandbox
 
 pytestmark = [pytest.mark.sandbox, requires_sandbox]
@@ -17,17 +17,18 @@ pytestmark = [pytest.mark.sandbox, requires_sandbox]
 
 @pytest.fixture(scope="module")
 def baseline():
+    from hostile_helpers import FIXED_KEY, LIMITS, QUICK, SEED
+
     from arena.match import BotSpec, run_match
-    from hostile_helpers import LIMITS, QUICK, SEED
 
     result = run_match("thebes", {"players": 2}, SEED, [BotSpec(str(RANDOM)), BotSpec(str(RANDOM))],
-                       time_control=QUICK, limits=LIMITS)
+                       time_control=QUICK, limits=LIMITS, bot_seed_key=FIXED_KEY)
     assert all(not s.faults for s in result.seats)
     return outcome(result)
 
 
 def attack_report(played, seat: int) -> str:
-    lines = [l for l in played.log_text(seat).splitlines() if l.startswith("ATTACK ")]
+    lines = [line for line in played.log_text(seat).splitlines() if line.startswith("ATTACK ")]
     assert lines, f"the attack never ran: {played.logs[seat]}"
     return lines[-1][len("ATTACK "):]
 
@@ -65,8 +66,7 @@ def test_reading_host_secrets_and_the_other_bot_gets_nothing(monkeypatch, tmp_pa
     bot = hostile_copy("snoop", tmp_path, {"other_bot": str(RANDOM)})
     played = play(monkeypatch, RANDOM, bot)
     report = json.loads(attack_report(played, 1))
-    assert report == {key: "denied (FileNotFoundError)"
-                      for key in ("passwd", "shadow", "other_bot", "other_bot_file", "host_root")}
+    assert report == dict.fromkeys(("passwd", "shadow", "other_bot", "other_bot_file", "host_root"), "denied (FileNotFoundError)")
     assert outcome(played.result) == baseline
     assert_clean(played)
 

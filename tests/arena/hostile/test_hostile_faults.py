@@ -2,8 +2,8 @@
 reason; the match is played to its end, the opponent without a single fault, and nothing is left behind."""
 
 import pytest
-
 from hostile_helpers import RANDOM, hostile_copy, play
+
 from tests.arena.sandbox.sandbox_helpers import assert_no_traces, requires_sandbox
 
 pytestmark = [pytest.mark.sandbox, requires_sandbox]

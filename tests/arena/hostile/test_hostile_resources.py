@@ -2,8 +2,8 @@
 their opponent plays every one of its decisions without a fault."""
 
 import pytest
-
 from hostile_helpers import LIMITS, RANDOM, hostile_copy, play
+
 from tests.arena.sandbox.sandbox_helpers import assert_no_traces, requires_sandbox
 
 pytestmark = [pytest.mark.sandbox, requires_sandbox]

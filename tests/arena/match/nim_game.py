@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from arena.games.base import Action, ActionParseError, Game, IllegalAction, State, TERMINAL
+from arena.games.base import TERMINAL, Action, ActionParseError, Game, IllegalAction, State
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class Take(Action):
 
 
 class NimState(State):
-    def __init__(self, game: "NimGame", stones: int, player: int = 0):
+    def __init__(self, game: NimGame, stones: int, player: int = 0):
         self.game = game
         self.stones = stones
         self.player = player

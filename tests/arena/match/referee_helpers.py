@@ -8,6 +8,9 @@ from arena.match import BotSpec, MatchResult, TimeControl, run_match
 
 BOTS = Path(__file__).resolve().parent / "bots"
 
+#: The bot-seed key of the tests' matches (a real match draws a secret one: arena.match.protocol.bot_seed).
+FIXED_KEY = bytes(range(32))
+
 #: Short limits so that timeouts and startup failures cost little test time.
 QUICK = TimeControl(decision_ms=200, bank_ms=300, startup_ms=5000, max_faults=2)
 
@@ -17,6 +20,8 @@ def bot(name: str) -> BotSpec:
 
 
 def play_nim(*names: str, seed: int = 5, time_control: TimeControl = QUICK, sandbox: bool = True,
-             replay_path=None, logs: list | None = None) -> MatchResult:
+             replay_path=None, logs: list | None = None, bot_seed_key: bytes | None = FIXED_KEY) -> MatchResult:
+    """A Nim match. The bots' seeds are keyed by a fixed key, so that a test sees the same game each run;
+    `bot_seed_key=None` draws a fresh key, as a real match does."""
     return run_match("nim", {}, seed, [bot(n) for n in names], time_control=time_control, sandbox=sandbox,
-                     replay_path=replay_path, _logs=logs)
+                     replay_path=replay_path, _logs=logs, bot_seed_key=bot_seed_key)

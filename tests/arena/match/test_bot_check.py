@@ -2,17 +2,17 @@
 
 import shutil
 
+from referee_helpers import BOTS
+
 from arena.botcheck import check_bot
 from arena.cli import main
 from arena.match import TimeControl
-
-from referee_helpers import BOTS
 
 
 def test_good_bot_passes():
     report = check_bot(BOTS / "good")
     assert report.ok and report.problems == []
-    assert report.result is not None and report.result.seats[0].decisions > 0
+    assert report.result is not None and report.result.seats[report.seat].decisions > 0
     assert "manifest ok" in report.log and "smoke match" in report.log
 
 

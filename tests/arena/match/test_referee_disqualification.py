@@ -1,11 +1,11 @@
 """Disqualification: more than max_faults faults or a crash puts a seat out; it ranks last even with more points,
 its process is stopped, and fallback actions play its seat to the end of the game."""
 
+from referee_helpers import play_nim
+
 from arena import replay
 from arena.match import TimeControl
 from arena.match.ranking import final_ranks
-
-from referee_helpers import play_nim
 
 
 def test_faults_up_to_the_limit_are_tolerated_and_one_more_disqualifies(tmp_path):

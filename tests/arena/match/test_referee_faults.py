@@ -2,7 +2,6 @@
 bot's match is unaffected (sandboxed bots, as on the platform)."""
 
 import pytest
-
 from referee_helpers import play_nim
 
 CASES = [

@@ -3,9 +3,9 @@ with the time it has, EndMatch brings the final result; bots start at the same t
 
 import re
 
-from arena.match import TimeControl
-
 from referee_helpers import play_nim
+
+from arena.match import TimeControl
 
 
 def test_bot_hears_start_its_own_decisions_and_the_end():

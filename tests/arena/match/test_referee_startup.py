@@ -1,9 +1,9 @@
 """Bots that never get ready: a broken package, a bot that dies at start, one that never opens its socket. Each
 is disqualified before the first decision with a startup fault saying why; the other seat plays on."""
 
-from arena.match import TimeControl
-
 from referee_helpers import play_nim
+
+from arena.match import TimeControl
 
 
 def _startup_fault(result, other_seat_ok=True):

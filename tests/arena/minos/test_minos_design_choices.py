@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from arena.games.minos import data as D
 from minos_helpers import play, start_turn, texts, through_setup
+
+from arena.games.minos import data as D
 
 
 def test_d02_map_is_a_two_row_strip_with_symmetric_adjacency():
@@ -42,7 +43,7 @@ def test_d13_master_masons_gain_coins_per_building():
     s = st.turn_order[0]
     p = st.players[s]
     p["ability"], p["level"] = "AB4", 2  # 2 coins and 1 VP per building
-    p["temp"] = {g: 3 for g in D.GOODS}
+    p["temp"] = dict.fromkeys(D.GOODS, 3)
     p["coins"] = 1
     start_turn(st, s, "build", 5)
     vp = p["vp"]

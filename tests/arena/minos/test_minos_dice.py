@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from minos_helpers import play, texts, through_draft, through_setup
 
 from arena.games.minos import data as D
 from arena.games.rng import SplitMix64
-from minos_helpers import through_draft, through_setup, texts, play
 
 
 class FixedRng(SplitMix64):
@@ -28,15 +28,32 @@ def test_reroll_all_dice_when_six_show_the_same_value():
     assert [v for _, v in st.dice.values()] == second
 
 
-def test_draft_offers_every_pool_die_on_every_row_with_a_free_slot():
+def test_draft_offers_every_distinct_pool_die_on_every_row_with_a_free_slot():
     st = through_setup(2)
+    faces = {f"{c}{v}" for c, v in st.dice.values()}
     opts = texts(st)
-    assert len(opts) == 13 * 5
+    assert len(opts) == len(faces) * 5 and len(set(opts)) == len(opts)
     st.rows["wild"] = ["r1", "r2"]  # wild full (2 slots with 2 players)
     for d in ("r1", "r2"):
         st.owner[d] = 1
     assert not any(t.endswith(":wild") for t in texts(st))
-    assert not any(t.startswith("draft:r1:") for t in texts(st))
+
+
+def test_identical_dice_are_one_draft_option_and_the_text_names_colour_and_value():
+    st = through_setup(2)
+    for d in st.dice:
+        st.dice[d][1] = 1 + list(st.dice).index(d) % 6
+    st.dice["r1"][1] = st.dice["r2"][1] = 5
+    opts = texts(st)
+    assert "draft:red5:build" in opts
+    assert sum(t.startswith("draft:red5:") for t in opts) == 5  # once per row, not once per die
+    seat = st.current_player()
+    events = play(st, "draft:red5:build")
+    assert st.owner == {"r1": seat}  # the first die of that face in id order
+    assert {"type": "place", "seat": seat, "die": "r1", "row": "build"} in events
+    assert "draft:red5:build" in texts(st)  # r2 is still in the pool
+    play(st, "draft:red5:build")
+    assert st.owner["r2"] != -1 and not any(t.startswith("draft:red5:") for t in texts(st))
 
 
 def test_row_sorting_matches_the_specification_example():

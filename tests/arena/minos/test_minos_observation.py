@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import random
 
-from arena.games.minos import data as D
 from minos_helpers import new, play, texts, through_draft, through_setup
+
+from arena.games.minos import data as D
+from arena.games.minos.observation import trait_text
 
 
 def _swap_hidden(st, seat_hidden):
@@ -50,15 +52,21 @@ def test_own_hand_visible_others_only_offer_cards_and_counts():
     assert st.observation(b)["player_states"][b]["hand"] == ["I-01#1", "I-02#1", "II-03#1"]
 
 
-def test_palace_cards_from_hand_show_era_and_trait_only_d35():
+def test_palace_cards_are_public_because_era_and_trait_name_the_card_d35_e20():
+    # every (era, Royal Trait) belongs to exactly one card: showing them (the seed leaves the trait visible)
+    # shows the card, so the engine shows the card itself to everyone (RULES.md E-20)
+    by_trait: dict[tuple[str, str], set[str]] = {}
+    for c in D.CARDS:
+        by_trait.setdefault((D.CARDS[c]["era"], trait_text(c + "#1")), set()).add(c)
+    assert all(len(ids) == 1 for ids in by_trait.values())
     st = through_setup(2)
     p = st.players[1]
     p["palace"] = ["I-11#1", "I-02#1"]
     p["palace_open"] = ["I-02#1"]
     pal = st.observation(0)["player_states"][1]["palace"]
-    assert pal[0] == {"card": "", "era": "I", "trait": "die 5/6: vp 1"}
+    assert pal[0] == {"card": "I-11#1", "era": "I", "trait": "die 5/6: vp 1"}
     assert pal[1]["card"] == "I-02#1"
-    assert st.observation(1)["player_states"][1]["palace"][0]["card"] == "I-11#1"
+    assert st.observation(1)["player_states"][1]["palace"] == pal
 
 
 def test_level_two_tiles_hidden_while_covered():
@@ -103,7 +111,7 @@ def test_observations_are_json_and_solo_shows_only_the_top_bot_card_back():
     assert ob["bot"]["deck_top_back"] and "deck" not in ob["bot"]
 
 
-def test_triggered_traits_of_hidden_palace_cards_are_not_named_to_others():
+def test_triggered_traits_of_palace_cards_are_public_e20():
     from minos_helpers import start_turn
     st = through_setup(2)
     s = st.turn_order[0]
@@ -111,8 +119,10 @@ def test_triggered_traits_of_hidden_palace_cards_are_not_named_to_others():
     p["palace"] = ["I-04#1", "I-14#1"]
     p["palace_open"] = ["I-14#1"]
     start_turn(st, s, "prepare", 3)
-    assert st.observation(1 - s)["turn"]["traits"] == ["", "I-14#1"]
-    assert st.observation(s)["turn"]["traits"] == ["I-04#1", "I-14#1"]
+    assert st.observation(1 - s)["turn"]["traits"] == ["I-04#1", "I-14#1"] == st.observation(s)["turn"]["traits"]
+    before = st.clone()
+    events = play(st, "trait:I-04#1")
+    assert before.redact_decision(s, 1 - s, "trait:I-04#1", events) == ("trait:I-04#1", events)
 
 
 def test_solo_bot_deck_order_below_the_top_card_is_hidden():

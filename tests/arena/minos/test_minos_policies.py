@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
-from arena.games import policies
 from minos_helpers import new
+
+from arena.games import policies
 
 
 def _match(players, names, seed):

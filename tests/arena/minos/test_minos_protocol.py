@@ -6,7 +6,6 @@ import random
 
 import pytest
 from google.protobuf import json_format
-
 from minos_helpers import new
 
 from arena.v1 import minos_pb2

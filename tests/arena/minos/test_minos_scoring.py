@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from arena.games.minos import data as D
 from minos_helpers import play, texts, through_setup
+
+from arena.games.minos import data as D
 
 
 def test_farm_scoring_2_4_8_14():
@@ -119,6 +120,7 @@ def test_tie_break_by_leftover_resources_then_shared_d28():
 
 def test_scoring_happens_after_rounds_two_and_four_only_and_era_switches_once():
     import random
+
     from minos_helpers import new
     for players in (1, 3):
         st = new(players, seed=21)

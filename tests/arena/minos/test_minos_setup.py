@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
+from minos_helpers import new, play, texts, through_setup
 
 from arena.games.minos import data as D
-from minos_helpers import new, through_setup, texts, play
 
 
 @pytest.mark.parametrize("players,dice,regions", [(1, 13, 10), (2, 13, 10), (3, 16, 13), (4, 17, 16)])
@@ -29,7 +31,7 @@ def test_one_vase_of_each_colour_and_the_7vp_slot_covered_with_two(players, slot
 
 def test_goods_stacks_and_face_down_pile():
     st = new(3)
-    assert st.stacks == {g: 5 for g in D.GOODS}
+    assert st.stacks == dict.fromkeys(D.GOODS, 5)
     assert len(st.pile) == 24 and all(st.pile.count(g) == 4 for g in D.GOODS)
 
 
@@ -125,7 +127,10 @@ def test_starting_hands_draw_keep_three_and_tuck_one_into_the_palace():
     draw = D.STARTING[p["start_card"]]["setup_draw"]
     assert len(p["drawn"]) == draw
     keeps = texts(st)
-    assert len(keeps) == {6: 20, 5: 10, 4: 4}[draw]
+    distinct = {tuple(c.split("#")[0] for c in k[5:].split(",")) for k in keeps}
+    assert len(keeps) == len(distinct) <= {6: 20, 5: 10, 4: 4}[draw]  # one option per distinct set of cards
+    assert distinct == {tuple(c.split("#")[0] for c in combo)
+                        for combo in itertools.combinations(sorted(p["drawn"]), 3)}
     play(st, keeps[0])
     kept = keeps[0][5:].split(",")
     assert texts(st) == [f"palace:{c}" for c in kept]

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import random
 
+from minos_helpers import new, play, random_playout, texts, through_setup
+
 from arena.games.minos import data as D
 from arena.games.minos import rhadamanthus as R
 from arena.games.rng import SplitMix64
-from minos_helpers import new, play, random_playout, texts, through_setup
 
 
 def test_bot_plays_full_solo_games_and_scores_by_its_rules():

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from minos_helpers import fresh, play, start_turn, texts, through_draft, through_setup
 
 from arena.games.base import IllegalAction
 from arena.games.minos import data as D
-from minos_helpers import fresh, play, start_turn, texts, through_draft, through_setup
 
 
 def _state(players=2, seed=0):
@@ -100,8 +100,8 @@ def test_prepare_takes_offer_cards_with_refill_or_the_deck_top():
 def test_develop_pays_with_sources_permanent_goods_and_play_area_discounts_d06():
     st, s = _state()
     p = st.players[s]
-    p["perm"] = {g: 0 for g in D.GOODS}
-    p["temp"] = {g: 0 for g in D.GOODS}
+    p["perm"] = dict.fromkeys(D.GOODS, 0)
+    p["temp"] = dict.fromkeys(D.GOODS, 0)
     p["coins"] = 0
     p["hand"] = ["I-07#1"]  # 1 wood + 1 stone: 3 weapons
     p["play"] = ["I-05#1"]  # wood discount icon
@@ -113,7 +113,7 @@ def test_develop_pays_with_sources_permanent_goods_and_play_area_discounts_d06()
     w = p["weapons"]
     play(st, "play:I-07#1")
     assert p["play"] == ["I-05#1", "I-07#1"] and p["weapons"] == w + 3
-    assert p["perm"]["stone"] == 1 and p["temp"] == {g: 0 for g in D.GOODS}  # sources are not spent
+    assert p["perm"]["stone"] == 1 and p["temp"] == dict.fromkeys(D.GOODS, 0)  # sources are not spent
     # a card in the palace no longer gives its discount
     p["palace"], p["play"] = ["I-05#1"], []
     assert st._sources(s, "wood") == 0
@@ -122,8 +122,8 @@ def test_develop_pays_with_sources_permanent_goods_and_play_area_discounts_d06()
 def test_develop_spends_temporary_goods_for_the_uncovered_part():
     st, s = _state()
     p = st.players[s]
-    p["perm"] = {g: 0 for g in D.GOODS}
-    p["temp"] = {g: 0 for g in D.GOODS}
+    p["perm"] = dict.fromkeys(D.GOODS, 0)
+    p["temp"] = dict.fromkeys(D.GOODS, 0)
     p["temp"]["oil"] = 1
     p["coins"] = 1
     p["hand"] = ["I-01#1"]  # 1 oil + 1 coin: 2 temp oil
@@ -150,11 +150,11 @@ def test_farm_returns_a_warrior_covers_the_icon_gains_the_good_and_steps_income_
     play(st, "main:start")
     icon = D.REGIONS[r]["icons"][1]
     before = p["temp"][icon]
-    play(st, f"farm:{r}:1")
+    play(st, f"farm:{r}:{icon}")  # the text names the good of the icon it covers
     assert st.regions[r]["farms"][1] == s and st.regions[r]["w"][s] == 1 and p["supply"] == 7
     assert p["income"] == 1 and p["board"]["farm"] == 3
     assert p["temp"][icon] == before + 1 - (1 if icon == "wood" else 0)
-    assert f"farm:{r}:1" not in texts(st)
+    assert f"farm:{r}:{icon}" not in texts(st)
 
 
 def test_level_one_tile_blocks_farms_and_cities_but_not_entering():
@@ -162,13 +162,13 @@ def test_level_one_tile_blocks_farms_and_cities_but_not_entering():
     p = st.players[s]
     r = next(r for r in sorted(st.regions) if st.regions[r]["sea"])
     st.regions[r]["w"][s] = 1
-    p["temp"] = {g: 5 for g in D.GOODS}
+    p["temp"] = dict.fromkeys(D.GOODS, 5)
     p["coins"] = 10
     start_turn(st, s, "build", 5)
     play(st, "main:start")
     assert not any(t.startswith((f"farm:{r}:", f"city:{r}")) for t in texts(st))
     st.regions[r]["sea"].pop()  # Level II only: blocks nothing
-    assert f"city:{r}" in texts(st) and f"farm:{r}:0" in texts(st)
+    assert f"city:{r}" in texts(st) and f"farm:{r}:{D.REGIONS[r]['icons'][0]}" in texts(st)
 
 
 def test_city_takes_the_foundation_tile_and_uncovers_slot_one():
@@ -179,8 +179,8 @@ def test_city_takes_the_foundation_tile_and_uncovers_slot_one():
     reg["sea"] = []
     reg["found"] = "F03"  # 4 coins
     reg["w"][s] = 1
-    p["temp"] = {g: 1 for g in D.GOODS}
-    p["perm"] = {g: 0 for g in D.GOODS}
+    p["temp"] = dict.fromkeys(D.GOODS, 1)
+    p["perm"] = dict.fromkeys(D.GOODS, 0)
     p["coins"] = 2
     vp = p["vp"]
     start_turn(st, s, "build", 5)
@@ -194,7 +194,7 @@ def test_tower_in_own_city_and_ship_arrival_takes_a_trade_bonus_tile():
     st, s = _state()
     p = st.players[s]
     p["ability"], p["level"] = "AB2", 0  # ships start on space 2 (mycenae 2: red trade bonus)
-    p["temp"] = {g: 4 for g in D.GOODS}
+    p["temp"] = dict.fromkeys(D.GOODS, 4)
     p["coins"] = 10
     r = p["start_region"]
     start_turn(st, s, "build", 5)
@@ -313,7 +313,7 @@ def test_overflow_steps_give_two_vp_d26():
 
 
 def test_illegal_action_raises_and_leaves_the_state_unchanged():
-    st, s = _state()
+    st, _ = _state()
     before = st.to_json()
     with pytest.raises(IllegalAction) as err:
         st.apply(st.game.parse_action("main:forgo"))

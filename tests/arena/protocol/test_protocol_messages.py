@@ -55,13 +55,15 @@ def test_observation_and_actions_round_trip(name):
 
 def test_start_match_describes_the_match():
     game = games.load("thebes", players=4)
-    request = Encoder(game).start(2, ["a", "b", "c", "d"], 99, TimeControl(decision_ms=300, bank_ms=900))
+    key = bytes(range(32))
+    request = Encoder(game).start(2, ["a", "b", "c", "d"], 99, TimeControl(decision_ms=300, bank_ms=900), key)
     assert request.protocol == "arena.v1" and request.game == "thebes" and request.seat == 2
     assert request.params_json == '{"players": 4}'
     assert [(p.seat, p.name) for p in request.players] == [(0, "a"), (1, "b"), (2, "c"), (3, "d")]
     assert (request.time_control.decision_ms, request.time_control.bank_ms) == (300, 900)
     assert request.engine_version == game.engine_version
-    assert request.bot_seed == bot_seed(99, 2) != bot_seed(99, 1)
+    assert request.bot_seed == bot_seed(key, 99, 2) != bot_seed(key, 99, 1)
+    assert request.bot_seed != bot_seed(bytes(32), 99, 2)  # keyed: another key, another seed
     assert request.bot_seed != 99
 
 

@@ -5,8 +5,8 @@ The Minos rule checked here, stated from the rules rather than from the engine's
 decision of another seat A,
 - the action text is hidden (None) exactly when the decision pending before it was `keep`, `setup_palace`
   (setup hand and the card tucked face down, D-15), `groups` (DP-7) or `palace` (DP-12), both simultaneous
-  (E-03, D-33), or when it is `trait:<card>` and V's observation just before shows no such card in A's palace
-  (a face-down palace card, D-35); otherwise it is the recorded text;
+  (E-03, D-33); otherwise it is the recorded text (palace cards and their traits are public: Minos RULES.md
+  E-20, so `trait:<card>` never is hidden: V's observation always shows A's palace cards);
 - the events are the recorded ones, except that a hidden decision's `decision` event has action "";
 - no hidden text appears anywhere in V's frame, and every card instance a frame names (action or events) is in
   V's observation just before or just after it: a seat's view never names a card it cannot see.
@@ -20,7 +20,8 @@ import re
 
 import pytest
 
-from arena import games, replay as replays
+from arena import games
+from arena import replay as replays
 
 CARD = re.compile(r"I{1,2}-\d\d#\d")
 HIDDEN_DECISIONS = {"keep", "setup_palace", "groups", "palace"}
@@ -41,7 +42,8 @@ def _palace_cards_seen(observation: dict, seat: int) -> set[str]:
 def _hidden_by_rule(before_omni: dict, before_view: dict, actor: int, action: str) -> bool:
     if before_omni["decision"] in HIDDEN_DECISIONS:
         return True
-    return action.startswith("trait:") and action[6:] not in _palace_cards_seen(before_view, actor)
+    assert not action.startswith("trait:") or action[6:] in _palace_cards_seen(before_view, actor)
+    return False
 
 
 @pytest.mark.parametrize("players,seed", [(2, 5), (3, 17), (4, 23)])
@@ -72,7 +74,7 @@ def test_minos_seat_frames_hide_exactly_the_hidden_decisions(players, seed):
             for card in set(CARD.findall(text)):
                 assert card in visible, f"seat {viewer} sees card {card} in frame {frame['index']}: {text}"
     # the games went through every kind of hidden decision
-    assert {"keep", "setup_palace", "groups", "palace", "turn/trait"} <= hidden_kinds
+    assert {"keep", "setup_palace", "groups", "palace"} <= hidden_kinds
 
 
 def test_minos_own_decisions_and_the_omniscient_view_are_whole():

@@ -20,7 +20,7 @@ def test_real_match_verifies(rp):
     h = rp["header"]
     assert (h["game"], h["seed"], h["params"]) == ("thebes", 42, {"players": 3})
     assert [s["seat"] for s in h["seats"]] == [0, 1, 2] and all(len(s["sha256"]) == 64 for s in h["seats"])
-    assert set(rp["decisions"][0]) == {"seat", "action", "ms", "fault", "events"}
+    assert set(rp["decisions"][0]) == {"seat", "action", "ms", "fault", "forced", "events"}
     assert "replay_path" not in rp["result"]
 
 
@@ -66,8 +66,9 @@ def test_changed_result(rp):
         r["result"]["seats"][0]["score"] += 1
     assert "final scores differ" in _mismatch(rp, change)
 
-    def change_rank(r):
-        r["result"]["seats"][0]["disqualified"] = not r["result"]["seats"][0]["disqualified"]
+    def change_rank(r):  # the winner marked disqualified would rank last
+        winner = min(r["result"]["seats"], key=lambda s: s["rank"])
+        winner["disqualified"] = not winner["disqualified"]
     assert "final ranks differ" in _mismatch(rp, change_rank)
 
 

@@ -7,9 +7,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from sandbox_helpers import PROGRAMS, PYTHON, assert_no_traces
 
 from arena.sandbox import BotProcess, SandboxLimits, launch
-from sandbox_helpers import PROGRAMS, PYTHON, assert_no_traces
 
 
 @pytest.fixture

@@ -54,7 +54,7 @@ def wait_output(bot: BotProcess, marker: str, timeout: float) -> str:
 def result_of(bot: BotProcess, timeout: float = 5.0) -> dict:
     """The JSON object a program printed after `RESULT `."""
     out = wait_output(bot, "RESULT ", timeout)
-    line = [l for l in out.splitlines() if l.startswith("RESULT ")][-1]
+    line = [text for text in out.splitlines() if text.startswith("RESULT ")][-1]
     return json.loads(line[len("RESULT "):])
 
 

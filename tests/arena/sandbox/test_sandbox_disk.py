@@ -1,10 +1,10 @@
 """A bot cannot fill the host's disk: /tmp is a small private tmpfs and the socket directory a tiny one."""
 
 import pytest
+from sandbox_helpers import requires_sandbox, result_of
 
 from arena.sandbox import SandboxLimits
 from arena.sandbox.mounts import SOCKET_DIR_BYTES, SOCKET_DIR_INODES
-from sandbox_helpers import requires_sandbox, result_of
 
 pytestmark = [pytest.mark.sandbox, requires_sandbox]
 

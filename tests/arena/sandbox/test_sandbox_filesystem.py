@@ -3,7 +3,6 @@
 import hashlib
 
 import pytest
-
 from sandbox_helpers import requires_sandbox, result_of
 
 pytestmark = [pytest.mark.sandbox, requires_sandbox]

@@ -3,10 +3,10 @@
 import time
 
 import pytest
+from sandbox_helpers import requires_sandbox, wait_output
 
 from arena.sandbox import SandboxLimits
 from arena.sandbox.uids import processes_of_uid
-from sandbox_helpers import requires_sandbox, wait_output
 
 pytestmark = [pytest.mark.sandbox, requires_sandbox]
 

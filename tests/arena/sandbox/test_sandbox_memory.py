@@ -1,9 +1,9 @@
 """A bot allocating without bound is killed by the OOM killer at its memory limit, and told so."""
 
 import pytest
+from sandbox_helpers import requires_sandbox, wait_exit
 
 from arena.sandbox import SandboxLimits
-from sandbox_helpers import requires_sandbox, wait_exit
 
 pytestmark = [pytest.mark.sandbox, requires_sandbox]
 

@@ -4,7 +4,6 @@ import os
 import socket
 
 import pytest
-
 from sandbox_helpers import requires_sandbox, result_of
 
 pytestmark = [pytest.mark.sandbox, requires_sandbox]

@@ -3,9 +3,9 @@
 import time
 
 import pytest
+from sandbox_helpers import requires_sandbox, wait_exit, wait_output
 
 from arena.sandbox import SandboxLimits
-from sandbox_helpers import requires_sandbox, wait_exit, wait_output
 
 pytestmark = [pytest.mark.sandbox, requires_sandbox]
 

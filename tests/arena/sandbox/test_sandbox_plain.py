@@ -6,8 +6,9 @@ import stat
 import time
 from pathlib import Path
 
-from arena.sandbox import SandboxLimits, launch
 from sandbox_helpers import PYTHON
+
+from arena.sandbox import SandboxLimits, launch
 
 FORKS_A_SLEEPER = """
 import os, socket, time

@@ -7,10 +7,10 @@ import time
 from importlib import metadata
 
 import pytest
+from sandbox_helpers import PROGRAMS, requires_sandbox, result_of
 
 from arena.sandbox import RuntimeMissing, SandboxLimits, launch, runtimes
 from arena.v1 import arena_pb2
-from sandbox_helpers import PROGRAMS, requires_sandbox, result_of
 
 pytestmark = [pytest.mark.sandbox, requires_sandbox]
 

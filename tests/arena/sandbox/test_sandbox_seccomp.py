@@ -5,9 +5,9 @@ import json
 import subprocess
 
 import pytest
+from sandbox_helpers import PROGRAMS, PYTHON, requires_sandbox, result_of
 
 from arena.sandbox import SandboxLimits, seccomp
-from sandbox_helpers import PROGRAMS, PYTHON, requires_sandbox, result_of
 
 pytestmark = [pytest.mark.sandbox, requires_sandbox,
               pytest.mark.skipif(not seccomp.available(), reason="libseccomp2 is not installed")]

@@ -7,9 +7,9 @@ import socket
 import time
 
 import pytest
+from sandbox_helpers import requires_sandbox, wait_output
 
 from arena.sandbox import SandboxLimits
-from sandbox_helpers import requires_sandbox, wait_output
 
 pytestmark = [pytest.mark.sandbox, requires_sandbox]
 

@@ -8,10 +8,10 @@ import sys
 import time
 
 import pytest
+from sandbox_helpers import PYTHON, assert_no_traces, requires_sandbox
 
 from arena.sandbox import SandboxLimits, launch, uids
 from arena.sandbox.cgroups import BotCgroups
-from sandbox_helpers import PYTHON, assert_no_traces, requires_sandbox
 
 pytestmark = [pytest.mark.sandbox, requires_sandbox]
 

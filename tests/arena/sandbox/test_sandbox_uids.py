@@ -6,10 +6,9 @@ import subprocess
 import sys
 
 import pytest
-
-from arena.sandbox import SandboxLimits, launch
-from arena.sandbox import uids
 from sandbox_helpers import PYTHON, assert_no_traces, requires_sandbox
+
+from arena.sandbox import SandboxLimits, launch, uids
 
 pytestmark = [pytest.mark.sandbox, requires_sandbox]
 

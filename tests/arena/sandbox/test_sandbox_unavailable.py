@@ -3,8 +3,7 @@
 
 import pytest
 
-from arena.sandbox import SandboxLimits, SandboxUnavailable, check_available, launch
-from arena.sandbox import process
+from arena.sandbox import SandboxLimits, SandboxUnavailable, check_available, launch, process
 
 
 @pytest.fixture(autouse=True)
@@ -33,8 +32,9 @@ def test_not_root_is_explained(monkeypatch, tmp_path):
 @pytest.mark.sandbox
 def test_host_where_bubblewrap_fails_is_refused(monkeypatch):
     """A host whose policy stops bubblewrap (here: an option this bwrap refuses) is found out by the probe."""
-    from arena.sandbox import bwrap
     from sandbox_helpers import sandbox_skip_reason
+
+    from arena.sandbox import bwrap
 
     if sandbox_skip_reason():
         pytest.skip(sandbox_skip_reason())

@@ -1,10 +1,10 @@
 """Actions: one canonical text per action, exact parse/format, dict form, legality agreeing with apply()."""
 
 import pytest
+from thebes_positions import Position, random_game
 
 from arena.games import ActionParseError, IllegalAction, load
 from arena.games.thebes.actions import ALL_ACTIONS, action_from_dict, parse_action
-from thebes_positions import Position, random_game
 
 
 def test_every_action_round_trips_through_text_and_dict():

@@ -105,7 +105,7 @@ def test_an_exchange_that_finds_the_pile_empty_rebuilds_it_with_the_cards_it_jus
     p.move_all("draw_pile", "discard")
     p.move_all("stack3", "discard")
     p.doc["stack3_used"] = True
-    for cid in [c for c in p.doc["discard"]]:
+    for cid in list(p.doc["discard"]):
         p.give(3, cid)          # nothing else anywhere: only the 4 displayed cards can come back
     state = p.state()
     events = state.apply_text("exchange")

@@ -1,7 +1,8 @@
 """Excavation: permits, knowledge, time wheel, shovels, draws, first-dig bonus, one-use cards."""
 
-from arena.games.thebes.data import DATA, WHEEL
 from thebes_positions import Position, texts
+
+from arena.games.thebes.data import DATA, WHEEL
 
 
 def digs(state, site):
@@ -23,7 +24,7 @@ def test_passing_week_52_makes_the_permits_valid_again():
         .only(0, "rome", 1902, 51).state()
     events = state.apply_text("take R40")     # rome, 2 weeks: week 51 -> week 1 of 1903
     assert (state.observation(0)["seats"][0]["year"], state.observation(0)["seats"][0]["week"]) == (1903, 1)
-    assert state.permits[0] == 0
+    assert state.permits_used[0] == 0
     assert {"type": "year_passed", "seat": 0, "year": 1903} in events
 
 
@@ -39,7 +40,7 @@ def test_a_dig_crossing_the_year_end_uses_the_permit_of_the_new_year():
     """Decision D18 (RULES.md): the marker moves first (new year, permits valid), the permit turns after."""
     state = Position(4).give(0, "R36").permits_used(0, "crete").only(0, "greece", 1902, 50).state()
     state.apply_text("dig greece 8")
-    assert state.permits[0] == 0b00001  # crete valid again, greece used in 1903
+    assert state.permits_used[0] == 0b00001  # crete valid again, greece used in 1903
 
 
 def test_general_knowledge_alone_allows_no_dig():
@@ -97,7 +98,7 @@ def test_shovels_add_tokens_two_give_one_three_give_two_a_fourth_nothing():
         assert state.dig_draws(0, 0, 8) == WHEEL[1][8] + extra
         assert not any(t.endswith("shovel") for t in texts(state))  # nothing to spend: they are kept
         state.apply_text("dig greece 8")
-        assert state.shovel[0] == shovels
+        assert state.shovels[0] == shovels
 
 
 def test_assistants_two_give_one_three_give_two_a_fourth_nothing():
@@ -106,7 +107,7 @@ def test_assistants_two_give_one_three_give_two_a_fourth_nothing():
         state = Position(4).give(0, "R36", *cards).only(0, "greece").state()
         assert state.specialized_knowledge(0, 0) == 1 + bonus
         state.apply_text(digs(state, "greece")[0])
-        assert state.assist[0] == assistants
+        assert state.assistants[0] == assistants
 
 
 def test_a_single_shovel_or_assistant_may_be_spent_for_one_dig_and_is_discarded():
@@ -120,7 +121,7 @@ def test_a_single_shovel_or_assistant_may_be_spent_for_one_dig_and_is_discarded(
     assert state.dig_draws(0, 0, 8, flags=4 | 8) == WHEEL[2][8] + 1
     events = state.apply_text("dig greece 8 assistant shovel")
     assert {e["card"] for e in events if e["type"] == "card_spent"} == {"R16", "R22"}
-    assert state.assist[0] == 0 and state.shovel[0] == 0
+    assert state.assistants[0] == 0 and state.shovels[0] == 0
     assert {"R16", "R22"} <= set(state.to_json()["discard"])
 
 
@@ -152,7 +153,7 @@ def test_the_first_player_to_dig_a_site_takes_its_bonus_artifact():
 def test_found_knowledge_tokens_add_knowledge_for_later_digs():
     state = Position(4).token(0, "greece", "specialized-crete").token(0, "egypt", "general") \
         .only(0, "crete").state()
-    assert state.books[0 * 5 + 1] == 1 and state.general[0] == 1
+    assert state.books[0 * 5 + 1] == 1 and state.general_knowledge[0] == 1
     assert state.dig_knowledge(0, 1) == 2
 
 
@@ -174,7 +175,7 @@ def test_special_permission_allows_a_second_dig_in_the_year_and_is_discarded():
     assert digs(state, "greece") == [f"dig greece {w} permission" for w in range(8, 13)]
     events = state.apply_text("dig greece 8 permission")
     assert {"type": "card_spent", "seat": 0, "card": "R01"} in events
-    assert state.sperm[0] == 0 and state.permits[0] == 1 and digs(state, "greece") == []
+    assert state.special_permissions[0] == 0 and state.permits_used[0] == 1 and digs(state, "greece") == []
 
 
 def test_the_permit_is_checked_when_the_turn_starts_even_if_the_trip_passes_week_52():
@@ -189,4 +190,4 @@ def test_the_permit_is_checked_when_the_turn_starts_even_if_the_trip_passes_week
     assert "dig greece 8 permission" in digs(state, "greece")
     state.apply_text("dig greece 8 permission")
     assert state.observation(0)["seats"][0]["year"] == 1903
-    assert state.permits[0] == 0b00001 and state.sperm[0] == 0
+    assert state.permits_used[0] == 0b00001 and state.special_permissions[0] == 0

@@ -1,8 +1,9 @@
 """The end: no action passes week 1 of 1904 (NOTES 9); retiring in 1903 (NOTES 10); the game ends when all
 markers stand on the end space."""
 
-from arena.games.thebes.data import END_TIME
 from thebes_positions import Position, random_game, texts
+
+from arena.games.thebes.data import END_TIME
 
 
 def test_no_action_may_move_a_marker_past_the_end_space():
@@ -54,3 +55,18 @@ def test_before_the_final_year_retiring_is_legal_only_when_no_action_fits():
     assert texts(p.state()) == ["retire"]
     p.give(0, "R36")   # one greece book: a dig fits, so no retiring before 1903
     assert "retire" not in texts(p.state()) and texts(p.state())
+
+
+def test_an_action_that_would_pass_the_end_space_is_illegal_not_cut_short():
+    """RULES.md "Readings": seed 003 forbids an action longer than the weeks left to space 1; seed 000's "ele
+    para no espaço 1" is read as where such a marker lands, not as a licence to overshoot. A dig of more weeks
+    than remain is not offered and is refused with the reason; the longest dig that fits ends on the end space."""
+    # seat 0 digs crete from crete (no trip) with 3 weeks left in 1903
+    state = Position(4).give(0, "R52", "R53").only(0, "crete", 1903, 50).state()  # 6 crete books
+    assert END_TIME - state.time[0] == 3
+    digs = [a for a in state.legal_actions() if a.kind == 3 and a.site == 1 and not a.flags]
+    assert digs and max(a.weeks for a in digs) == 3
+    reason = state.illegal_reason(state.game.parse_action("dig crete 4"))
+    assert reason is not None and "only 3 remain" in reason
+    state.apply_text("dig crete 3")
+    assert state.time[0] == END_TIME

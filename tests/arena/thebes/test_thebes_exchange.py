@@ -31,7 +31,7 @@ def test_any_other_action_resets_the_run():
     state.apply_text("exchange")
     take = next(a for a in state.legal_actions() if a.kind == 0)
     state.apply(take)
-    assert (state.xrun_seat, state.xrun_count) == (-1, 0)
+    assert (state.exchange_run_seat, state.exchange_run_count) == (-1, 0)
     before = state.time[0]
     trip = state._trip(0, 6, False)
     state.apply_text("exchange")

@@ -5,10 +5,10 @@ late-1903 times mixed in so that every rule has something to decide."""
 import random
 
 import pytest
+from thebes_oracle import END, current_seat, legal_moves, legal_texts
 
 from arena.games import load
 from arena.games.thebes.actions import ALL_ACTIONS
-from thebes_oracle import END, current_seat, legal_moves, legal_texts
 
 # cards that open choices: special permissions, zeppelins, cars, assistants, shovels, rumors, some books
 _SPICE = ["R01", "R02", "R03", "R04", "R05", "R06", "R16", "R17", "R18", "R22", "R23", "R24", "R81", "R82", "R83",
@@ -80,7 +80,7 @@ def _positions(players, count, seed):
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_legal_actions_are_exactly_what_the_oracle_allows(players):
-    game, positions = _positions(players, 120, seed=players * 1009)
+    _game, positions = _positions(players, 120, seed=players * 1009)
     for i, state in enumerate(positions):
         legal = [str(a) for a in state.legal_actions()]
         assert len(legal) == len(set(legal)), f"position {i}: duplicates"
@@ -91,7 +91,7 @@ def test_legal_actions_are_exactly_what_the_oracle_allows(players):
 
 
 def test_illegal_reason_agrees_with_the_oracle_on_every_action():
-    game, positions = _positions(4, 24, seed=77)
+    _game, positions = _positions(4, 24, seed=77)
     for state in positions:
         expected = legal_texts(state.to_json())
         accepted = {text for text, action in ALL_ACTIONS.items() if state.illegal_reason(action) is None}
@@ -108,7 +108,7 @@ def test_every_legal_action_costs_what_the_oracle_says_and_spends_what_it_names(
     the permits follow the year rule (all valid after passing week 52 except a site dug in that move), and the
     hand loses exactly the one-use cards the action names (and gains the card taken)."""
     from thebes_oracle import CARDS
-    game, positions = _positions(players, 60, seed=players * 31)
+    _game, positions = _positions(players, 60, seed=players * 31)
     rng = random.Random(players)
     for state in positions:
         doc = state.to_json()

@@ -4,9 +4,9 @@ import json
 import random
 
 import pytest
+from thebes_positions import random_game
 
 from arena.games.thebes.state import ThebesState
-from thebes_positions import random_game
 
 
 def _hidden_twin(state: ThebesState, seed: int) -> ThebesState:

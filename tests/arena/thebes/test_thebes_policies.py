@@ -2,9 +2,9 @@
 
 import random
 
+from arena.commands.selfplay import run
 from arena.games import load, policies
 from arena.games.policy import Policy
-from arena.commands.selfplay import run
 
 
 def test_random_and_greedy_are_the_thebes_policies():

@@ -1,7 +1,8 @@
 """Final scoring: artifacts, exhibitions, congress table, specialized-knowledge majority."""
 
-from arena.games.thebes.data import congress_points
 from thebes_positions import Position
+
+from arena.games.thebes.data import congress_points
 
 CONGRESS = ["R07", "R08", "R09", "R10", "R11", "R12", "R13", "R14", "R15"]
 

@@ -4,9 +4,9 @@ import json
 import random
 
 import pytest
+from thebes_positions import random_game
 
 from arena.games import load
-from thebes_positions import random_game
 
 
 def _play_on(state, rng_seed, steps=10_000):

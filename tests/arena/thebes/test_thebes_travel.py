@@ -1,7 +1,30 @@
 """Travel: 1 week per route segment, car (-1 on trips of 3+, two do not stack), zeppelin (one free trip)."""
 
-from arena.games.thebes.data import DATA, DIST, PLACE_INDEX
+import random
+
+import pytest
 from thebes_positions import Position, texts
+
+from arena.games import load
+from arena.games.base import ActionParseError
+from arena.games.thebes.actions import (
+    DIG,
+    EXCHANGE,
+    EXHIBIT,
+    F_NOCAR,
+    F_ZEPPELIN,
+    TAKE,
+    parse_action,
+)
+from arena.games.thebes.data import (
+    CARD_CITY,
+    CARD_WEEKS,
+    DATA,
+    DIST,
+    PLACE_INDEX,
+    SITE_PLACE,
+    WARSAW,
+)
 
 
 def test_travel_weeks_are_shortest_paths_over_the_18_routes():
@@ -15,7 +38,7 @@ def test_taking_a_card_costs_the_trip_plus_the_card_weeks():
     state = Position(4).display("R43").only(0, "warsaw").state()  # R43: berlin, 4 weeks; warsaw-berlin 1
     t0 = state.time[0]
     events = state.apply_text("take R43")
-    assert state.time[0] - t0 == 5 and state.loc[0] == PLACE_INDEX["berlin"]
+    assert state.time[0] - t0 == 5 and state.place[0] == PLACE_INDEX["berlin"]
     assert {"type": "travelled", "seat": 0, "from": "warsaw", "to": "berlin", "weeks": 1,
             "zeppelin": False} in events
 
@@ -46,7 +69,7 @@ def test_a_zeppelin_is_optional_makes_the_trip_free_and_is_discarded():
     t0 = state.time[0]
     state.apply_text("take R57 zeppelin")
     assert state.time[0] - t0 == 1
-    assert "R03" in state.to_json()["discard"] and state.zep[0] == 0
+    assert "R03" in state.to_json()["discard"] and state.zeppelins[0] == 0
 
 
 def test_no_zeppelin_without_a_trip():
@@ -68,10 +91,10 @@ def test_the_car_may_be_declined_on_a_trip_it_would_shorten():
     assert "nothing to decline" in state.illegal_reason(state.game.parse_action("take R31 nocar"))
     driven = state.clone()
     driven.apply_text("take R57")
-    assert driven.observation(0)["seats"][0]["week"] == 52 and driven.permits[0] == 0b00001
+    assert driven.observation(0)["seats"][0]["week"] == 52 and driven.permits_used[0] == 0b00001
     events = state.apply_text("take R57 nocar")
     assert (state.observation(0)["seats"][0]["year"], state.observation(0)["seats"][0]["week"]) == (1903, 1)
-    assert state.permits[0] == 0 and {"type": "year_passed", "seat": 0, "year": 1903} in events
+    assert state.permits_used[0] == 0 and {"type": "year_passed", "seat": 0, "year": 1903} in events
     assert "R05" in state.to_json()["seats"][0]["cards"]      # the car is kept
 
 
@@ -89,3 +112,42 @@ def test_declining_the_car_is_offered_for_every_kind_of_trip_and_never_with_a_ze
     no_car = Position(4).give(0, "R36").display("R57").only(0, "egypt").state()
     assert not any("nocar" in t for t in texts(no_car))
     assert "no car" in no_car.illegal_reason(no_car.game.parse_action("take R57 nocar"))
+
+
+def test_a_trip_costs_its_shortest_path_and_no_longer_route_is_offered():
+    """RULES.md "Readings": the weeks of a trip are the segments of a shortest path (less the car's week, or 0
+    flown); no action spends extra travel weeks. Every action of every decision of seeded random games, played
+    through `apply`, moves the marker by exactly that plus the action's own weeks."""
+    checked = 0
+    for players in (2, 3, 4):
+        game = load("thebes", players=players)
+        for seed in range(4):
+            state, rng = game.new_state(seed), random.Random(seed)
+            while not state.is_terminal():
+                p = state.current_player()
+                for action in state.legal_actions():
+                    if action.kind == DIG:
+                        dest, weeks = SITE_PLACE[action.site], action.weeks
+                    elif action.kind == EXCHANGE:
+                        dest, weeks = WARSAW, state._exchange_weeks(p)
+                    elif action.kind in (TAKE, EXHIBIT):
+                        dest, weeks = CARD_CITY[action.card], CARD_WEEKS[action.card]
+                    else:
+                        continue
+                    segments = DIST[state.place[p]][dest]
+                    trip = (0 if action.flags & F_ZEPPELIN else
+                            segments - 1 if state.cars[p] and segments >= 3 and not action.flags & F_NOCAR
+                            else segments)
+                    after = state.clone()
+                    after.apply(action)
+                    assert after.time[p] - state.time[p] == trip + weeks, (str(action), trip, weeks)
+                    checked += 1
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+    assert checked > 5000
+
+
+def test_an_action_text_with_extra_travel_weeks_does_not_parse():
+    for text in ("take R23 detour 2", "take R23 travel 5", "dig egypt 5 travel 3", "exchange 2"):
+        with pytest.raises(ActionParseError):
+            parse_action(text)

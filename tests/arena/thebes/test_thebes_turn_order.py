@@ -1,7 +1,8 @@
 """Turn order by the time track: furthest back acts; on a shared space the marker on top (arrived last)."""
 
-from arena.games import load
 from thebes_positions import Position
+
+from arena.games import load
 
 
 def test_the_start_player_is_on_top_of_the_start_stack_and_the_stack_plays_in_order():

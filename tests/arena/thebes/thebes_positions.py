@@ -38,14 +38,14 @@ class Position:
                     return
         raise AssertionError(f"{cid} is nowhere")
 
-    def give(self, seat: int, *cids: str) -> "Position":
+    def give(self, seat: int, *cids: str) -> Position:
         for cid in cids:
             self._take_card_from_anywhere(cid)
             key = "exhibitions" if cid.startswith("X") else "cards"
             self.doc["seats"][seat][key].append(cid)
         return self
 
-    def display(self, *cids: str | None) -> "Position":
+    def display(self, *cids: str | None) -> Position:
         """Put exactly these cards on display (slot order); the old display goes to the bottom of the pile."""
         old = [c for c in self.doc["display"] if c]
         self.doc["display"] = [None] * 4
@@ -56,7 +56,7 @@ class Position:
                 self.doc["display"][slot] = cid
         return self
 
-    def exhibitions(self, *cids: str | None) -> "Position":
+    def exhibitions(self, *cids: str | None) -> Position:
         old = [c for c in self.doc["exhibitions"] if c]
         self.doc["exhibitions"] = [None] * 3
         self.doc["draw_pile"].extend(old)
@@ -66,20 +66,20 @@ class Position:
                 self.doc["exhibitions"][slot] = cid
         return self
 
-    def pile_top(self, *cids: str) -> "Position":
+    def pile_top(self, *cids: str) -> Position:
         """Put these cards on top of the draw pile, first = top."""
         for cid in cids:
             self._take_card_from_anywhere(cid)
         self.doc["draw_pile"][:0] = list(cids)
         return self
 
-    def move_all(self, src: str, dst: str) -> "Position":
+    def move_all(self, src: str, dst: str) -> Position:
         self.doc[dst].extend(self.doc[src])
         self.doc[src] = []
         return self
 
     # tokens -----------------------------------------------------------------------------------------------
-    def token(self, seat: int, site: str, name: str) -> "Position":
+    def token(self, seat: int, site: str, name: str) -> Position:
         """Give seat a token out of the site's bag (an artifact1 may come from the board's first-dig bonus)."""
         bag = self.doc["bags"][site]
         if name in bag:
@@ -91,7 +91,7 @@ class Position:
         self.doc["seats"][seat]["tokens"].append(f"{site}/{name}")
         return self
 
-    def strip_bag(self, site: str, *keep: str, to_seat: int = -1) -> "Position":
+    def strip_bag(self, site: str, *keep: str, to_seat: int = -1) -> Position:
         """Move every valuable token of the site's bag except `keep` to `to_seat` (default the last seat, a
         parking seat in tests); the 16 dirt tokens always stay."""
         bag = self.doc["bags"][site]
@@ -110,7 +110,7 @@ class Position:
 
     # time and place ---------------------------------------------------------------------------------------
     def at(self, seat: int, place: str | None = None, year: int | None = None, week: int | None = None,
-           time: int | None = None) -> "Position":
+           time: int | None = None) -> Position:
         s = self.doc["seats"][seat]
         if place is not None:
             s["place"] = place
@@ -120,14 +120,14 @@ class Position:
             s["time"] = to_time(year, week or 1)
         return self
 
-    def only(self, seat: int, place: str | None = None, year: int = 1902, week: int = 1) -> "Position":
+    def only(self, seat: int, place: str | None = None, year: int = 1902, week: int = 1) -> Position:
         """Make `seat` the one to act: it stands at (year, week), every other seat at the end space."""
         for p, s in enumerate(self.doc["seats"]):
             if p != seat:
                 s["time"] = END_TIME
         return self.at(seat, place, year, week)
 
-    def permits_used(self, seat: int, *sites: str) -> "Position":
+    def permits_used(self, seat: int, *sites: str) -> Position:
         self.doc["seats"][seat]["permits_used"] = list(sites)
         return self
 

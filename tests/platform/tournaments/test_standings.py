@@ -4,14 +4,15 @@ import math
 
 import pytest
 
-from tournaments.schedule import GameResult, mean_ci, pairwise_points, standings
+from ladders.rating import shares_beaten
+from tournaments.schedule import GameResult, mean_ci, standings
 
 
-def test_pairwise_points_for_two_and_four_players():
-    assert pairwise_points([1, 2]) == [1.0, 0.0]
-    assert pairwise_points([1, 1]) == [0.5, 0.5]
-    assert pairwise_points([2, 1, 4, 3]) == pytest.approx([2 / 3, 1.0, 0.0, 1 / 3])
-    assert pairwise_points([1, 1, 3, 4]) == pytest.approx([5 / 6, 5 / 6, 1 / 3, 0.0])
+def test_points_are_the_share_of_opponents_beaten_for_two_and_four_players():
+    assert shares_beaten([1, 2]) == [1.0, 0.0]
+    assert shares_beaten([1, 1]) == [0.5, 0.5]
+    assert shares_beaten([2, 1, 4, 3]) == pytest.approx([2 / 3, 1.0, 0.0, 1 / 3])
+    assert shares_beaten([1, 1, 3, 4]) == pytest.approx([5 / 6, 5 / 6, 1 / 3, 0.0])
 
 
 def test_points_then_buchholz_decide_the_order():

@@ -11,7 +11,6 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-
 from platform_helpers import PLATFORM, ROOT, wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]

@@ -148,8 +148,10 @@ def test_a_finished_sprt_shows_fishtests_unbiased_estimate(setup, client_for, an
     assert anon.get(f"/api/version-tests/{tid}/").json()["sprt_estimate"] is None
     VersionTest.objects.filter(pk=tid).update(status=VersionTest.Status.ACCEPTED, counts=[3, 10, 25, 30, 12])
     est = anon.get(f"/api/version-tests/{tid}/").json()["sprt_estimate"]
-    assert est["elo"] == pytest.approx(78.87377, abs=1e-4) and est["los"] == pytest.approx(0.999097, abs=1e-6)
-    assert est["elo_low"] == pytest.approx(29.00630, abs=1e-4) and est["elo_high"] == pytest.approx(147.43816, abs=1e-4)
+    # fishtest on the pair-Elo bounds [0, pair_elo(30)] gives 82.33 [42.16, 124.67], LOS 0.999976 (see
+    # test_sprt_stats); the API shows it on the head-to-head scale of elo0/elo1
+    assert est["elo"] == pytest.approx(175.09985, abs=1e-4) and est["los"] == pytest.approx(0.999976, abs=1e-6)
+    assert est["elo_low"] == pytest.approx(85.59489, abs=1e-4) and est["elo_high"] == pytest.approx(293.54342, abs=1e-4)
     assert anon.get("/api/version-tests/").json()["results"][0]["sprt_estimate"] == est
     VersionTest.objects.filter(pk=tid).update(status=VersionTest.Status.STOPPED)
     assert anon.get(f"/api/version-tests/{tid}/").json()["sprt_estimate"] is None

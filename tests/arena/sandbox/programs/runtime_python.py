@@ -2,10 +2,10 @@
 import json
 import sys
 
+import arena_bot
 import google.protobuf
 import grpc
 
-import arena_bot
 from arena.v1 import arena_pb2
 
 print("RESULT " + json.dumps({"executable": sys.executable, "prefix": sys.prefix, "grpc": grpc.__version__,

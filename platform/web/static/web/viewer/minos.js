@@ -2,117 +2,177 @@
 // the card offer, vases and supplies, and one panel per player. Draws `frame.observation`
 // (arena.games.minos observation) into the viewer's <svg> and panel; hidden cards show as hidden.
 
-import { clear, h, s, SEAT_COLOURS, title } from "./svg.js";
+import { clear, h, s, SEAT_COLOURS, seatText, textOn, title } from "./svg.js";
 import { seatName } from "./viewer.js";
 
 const DIE_FILL = { red: "#c8372d", blue: "#2a62b8", yellow: "#e8b400", grey: "#8a8f98", white: "#f4f4f4" };
 const GOODS = ["wood", "stone", "clay", "wool", "oil", "wine"];
 
+// The map: two rows (north and south coast) of up to 8 columns, as in data.json's layout note; regions 11-16
+// join for 3 and 4 players. REGION_AT[id] = [row, column].
+const REGION_AT = {
+  1: [0, 0], 2: [1, 0], 3: [0, 1], 4: [1, 3], 5: [1, 1], 6: [0, 2], 7: [0, 4], 8: [1, 2],
+  9: [0, 3], 10: [1, 4], 11: [0, 5], 12: [1, 5], 13: [0, 6], 14: [1, 6], 15: [0, 7], 16: [1, 7],
+};
+const VIEW_W = 1000;
+const VIEW_H = 660;
+const MAP = { x: 16, y: 40, w: 968, h: 296 };
+const ACTIONS = { x: 16, y: 346, w: 318, h: 300 };
+const SUPPLY = { x: 344, y: 346, w: 640, h: 300 };
+
+const named = (ctx, id) => (ctx.glossary || {})[String(id).split("#")[0]] || "";
+
 export function render(board, panel, frame, ctx) {
   const obs = frame.observation;
   clear(board);
-  board.setAttribute("viewBox", "0 0 1000 640");
-  board.append(s("rect", { x: 0, y: 0, width: 1000, height: 640, fill: "#eef3f6" }));
+  board.setAttribute("viewBox", `0 0 ${VIEW_W} ${VIEW_H}`);
+  board.append(s("rect", { x: 0, y: 0, width: VIEW_W, height: VIEW_H, fill: "#eef3f6" }));
   board.append(s("text", { x: 16, y: 26, "font-size": 16, "font-weight": 700, fill: "#1d2330" },
     `Round ${obs.round} · era ${obs.era} · ${obs.phase}${obs.decision ? " / " + obs.decision : ""}` +
     (obs.current_player >= 0 ? ` · ${seatName(ctx, obs.current_player)} to act` : "")));
-  drawActionBoard(board, obs);
   drawRegions(board, obs, ctx);
-  drawSupplies(board, obs);
+  drawActionBoard(board, obs);
+  drawSupplies(board, obs, ctx);
   board.setAttribute("aria-label", `Minos board at turn ${frame.index}: round ${obs.round}, era ${obs.era}, phase ${obs.phase}.`);
   drawPlayers(panel, obs, ctx);
+}
+
+function panelBox(svg, box, label, cls) {
+  const g = s("g", { class: `panel ${cls}`, "data-panel": cls });
+  g.append(s("rect", { x: box.x, y: box.y, width: box.w, height: box.h, rx: 8, fill: "#f9fbfc", stroke: "#b8c2cc",
+    class: "panel-frame" }));
+  g.append(s("text", { x: box.x + 10, y: box.y + 18, "font-size": 14, "font-weight": 700, fill: "#1d2330" }, label));
+  svg.append(g);
+  return g;
 }
 
 function drawActionBoard(svg, obs) {
   const rows = [];
   for (const d of obs.dice || []) if (d.row && !rows.includes(d.row)) rows.push(d.row);
-  for (const r of ["develop", "build", "expand", "prepare", "wild"]) if (!rows.includes(r)) rows.push(r);
-  const g = s("g", { class: "action-board" });
-  g.append(s("text", { x: 16, y: 56, "font-size": 14, "font-weight": 700 }, "Actions"));
+  for (const r of ["prepare", "develop", "build", "expand", "wild"]) if (!rows.includes(r)) rows.push(r);
+  const g = panelBox(svg, ACTIONS, "Actions", "action-board");
+  const x0 = ACTIONS.x + 8;
   rows.forEach((row, i) => {
-    const y = 66 + i * 40;
-    g.append(s("rect", { x: 16, y, width: 300, height: 34, rx: 5, fill: "#fff", stroke: "#b8c2cc" }));
-    g.append(s("text", { x: 24, y: y + 22, "font-size": 13 }, row));
+    const y = ACTIONS.y + 26 + i * 34;
+    g.append(s("rect", { x: x0, y, width: ACTIONS.w - 16, height: 30, rx: 5, fill: "#fff", stroke: "#b8c2cc" }));
+    g.append(s("text", { x: x0 + 6, y: y + 20, "font-size": 13, fill: "#1d2330" }, row));
     const dice = (obs.dice || []).filter((d) => d.row === row).sort((a, b) => a.slot - b.slot);
-    dice.forEach((d, j) => g.append(die(110 + j * 36, y + 3, d)));
+    dice.forEach((d, j) => g.append(die(x0 + 86 + j * 33, y + 2, d)));
   });
   const pool = (obs.dice || []).filter((d) => !d.row);
-  const py = 66 + rows.length * 40 + 8;
-  g.append(s("text", { x: 16, y: py + 18, "font-size": 13 }, "Unplaced"));
-  pool.forEach((d, j) => g.append(die(90 + j * 36, py, d)));
-  svg.append(g);
+  const py = ACTIONS.y + 26 + rows.length * 34 + 4;
+  g.append(s("text", { x: x0, y: py + 18, "font-size": 13, fill: "#1d2330" }, "Unplaced"));
+  pool.forEach((d, j) => g.append(die(x0 + 74 + (j % 7) * 32, py + Math.floor(j / 7) * 31, d)));
 }
 
 function die(x, y, d) {
   const g = s("g", { class: "die", "data-die": d.id });
   const owner = d.owner >= 0 ? SEAT_COLOURS[d.owner] : "#555";
-  g.append(s("rect", { x, y, width: 28, height: 28, rx: 5, fill: DIE_FILL[d.colour] || "#ccc", stroke: owner,
+  g.append(s("rect", { x, y, width: 26, height: 26, rx: 5, fill: DIE_FILL[d.colour] || "#ccc", stroke: owner,
     "stroke-width": d.owner >= 0 ? 3 : 1, opacity: d.retrieved ? 0.45 : 1 }));
-  g.append(s("text", { x: x + 14, y: y + 19, "text-anchor": "middle", "font-size": 14, "font-weight": 700,
-    fill: d.colour === "yellow" || d.colour === "white" ? "#222" : "#fff" }, String(d.value)));
+  g.append(s("text", { x: x + 13, y: y + 18, "text-anchor": "middle", "font-size": 14, "font-weight": 700,
+    fill: textOn(DIE_FILL[d.colour] || "#cccccc") }, String(d.value)));
   g.append(title(`${d.colour} die ${d.value}${d.owner >= 0 ? `, seat ${d.owner + 1}` : ""}${d.retrieved ? " (retrieved)" : ""}`));
   return g;
 }
 
 function drawRegions(svg, obs, ctx) {
-  const g = s("g", { class: "regions" });
-  g.append(s("text", { x: 340, y: 56, "font-size": 14, "font-weight": 700 }, "Regions"));
-  (obs.regions || []).forEach((r, i) => {
-    const col = i % 5;
-    const row = Math.floor(i / 5);
-    const x = 340 + col * 128;
-    const y = 66 + row * 150;
+  const regions = obs.regions || [];
+  const cols = Math.max(1, ...regions.map((r) => ((REGION_AT[r.id] || [0, 0])[1]) + 1));
+  const g = panelBox(svg, MAP, "Crete", "regions");
+  const cw = (MAP.w - 16) / cols;
+  const rh = (MAP.h - 30) / 2;
+  regions.forEach((r) => {
+    const [row, col] = REGION_AT[r.id] || [0, 0];
+    const x = MAP.x + 8 + col * cw;
+    const y = MAP.y + 24 + row * rh;
+    const w = cw - 6;
+    const hh = rh - 6;
     const rg = s("g", { class: "region", "data-region": r.id });
-    rg.append(s("rect", { x, y, width: 120, height: 140, rx: 8, fill: "#fdfbf5", stroke: "#a8a28f" }));
-    rg.append(s("text", { x: x + 8, y: y + 18, "font-size": 13, "font-weight": 700 }, `Region ${r.id}`));
-    rg.append(s("text", { x: x + 8, y: y + 34, "font-size": 10, fill: "#555" }, (r.icons || []).join(", ")));
+    rg.append(s("rect", { x, y, width: w, height: hh, rx: 8, fill: row ? "#f8f3e6" : "#fdfbf5", stroke: "#a8a28f",
+      class: "region-frame" }));
+    const name = named(ctx, `region${r.id}`);
+    rg.append(s("text", { x: x + 6, y: y + 16, "font-size": 13, "font-weight": 700, fill: "#1d2330" }, `${r.id} ${name}`));
+    rg.append(s("text", { x: x + 6, y: y + 31, "font-size": 11, fill: "#3d4556" }, (r.icons || []).join(", ")));
+    const seats = (r.warriors || []).length;
+    const ww = Math.min(26, (w - 12) / Math.max(1, seats));
     (r.warriors || []).forEach((n, seat) => {
       if (!n) return;
-      rg.append(s("rect", { x: x + 8 + seat * 26, y: y + 42, width: 22, height: 16, rx: 3, fill: SEAT_COLOURS[seat] }));
-      rg.append(s("text", { x: x + 19 + seat * 26, y: y + 54, "text-anchor": "middle", "font-size": 10, fill: "#fff" }, `⚔${n}`));
+      rg.append(s("rect", { x: x + 6 + seat * ww, y: y + 35, width: ww - 3, height: 17, rx: 3, fill: SEAT_COLOURS[seat] }));
+      rg.append(s("text", { x: x + 6 + seat * ww + (ww - 3) / 2, y: y + 48, "text-anchor": "middle", "font-size": 11,
+        fill: seatText(seat), "font-weight": 700 }, String(n)));
     });
     if (r.city >= 0) {
-      rg.append(s("path", { d: `M${x + 10} ${y + 84} l12 -12 l12 12 v12 h-24 z`, fill: SEAT_COLOURS[r.city], stroke: "#333" }));
+      rg.append(s("path", { d: `M${x + 8} ${y + 74} l11 -11 l11 11 v11 h-22 z`, fill: SEAT_COLOURS[r.city], stroke: "#333" }));
       rg.append(title(`City of ${seatName(ctx, r.city)}${r.tower ? " with a tower" : ""}`));
     }
-    if (r.tower) rg.append(s("rect", { x: x + 40, y: y + 68, width: 10, height: 28, fill: "#555" }));
+    if (r.tower) rg.append(s("rect", { x: x + 34, y: y + 58, width: 9, height: 27, fill: "#555" }));
     (r.farms || []).forEach((f, k) => {
-      rg.append(s("rect", { x: x + 60 + k * 22, y: y + 78, width: 18, height: 18, rx: 2,
-        fill: f >= 0 ? SEAT_COLOURS[f] : "none", stroke: "#8a8", "stroke-dasharray": f >= 0 ? "" : "2 2" }));
+      rg.append(s("rect", { x: x + 50 + k * 22, y: y + 67, width: 18, height: 18, rx: 2,
+        fill: f >= 0 ? SEAT_COLOURS[f] : "none", stroke: "#6a8a6a", "stroke-dasharray": f >= 0 ? "" : "2 2" }));
     });
-    if (r.foundation) rg.append(s("text", { x: x + 8, y: y + 114, "font-size": 10 }, `foundation ${r.foundation}`));
+    if (r.foundation) rg.append(s("text", { x: x + 6, y: y + 100, "font-size": 11, fill: "#1d2330" }, `found. ${r.foundation}`));
     if ((r.sea || []).length) {
-      rg.append(s("text", { x: x + 8, y: y + 130, "font-size": 10, fill: "#245" },
-        "sea: " + r.sea.map((t) => (t === "hidden" ? "?" : t)).join(" ")));
+      rg.append(s("text", { x: x + 6, y: y + 116, "font-size": 11, fill: "#1f3f5f" },
+        "sea " + r.sea.map((t) => (t === "hidden" ? "?" : t)).join(" ")));
     }
+    rg.append(title(`Region ${r.id} ${name}: warriors ${(r.warriors || []).join("/")}${r.city >= 0 ? ", city of seat " + (r.city + 1) : ""}`));
     g.append(rg);
   });
-  svg.append(g);
 }
 
-function drawSupplies(svg, obs) {
-  const g = s("g", { class: "supplies" });
-  const y0 = 390;
-  g.append(s("text", { x: 340, y: y0, "font-size": 14, "font-weight": 700 }, "Offer"));
-  (obs.offer || []).forEach((c, i) => {
-    const x = 340 + i * 92;
-    g.append(s("rect", { x, y: y0 + 8, width: 84, height: 40, rx: 5, fill: "#fff", stroke: "#777" }));
-    g.append(s("text", { x: x + 6, y: y0 + 32, "font-size": 12 }, c));
+// Words into at most `lines` lines of at most `width` characters (the last one cut with "…").
+function wrap(text, width, lines) {
+  const out = [];
+  let cur = "";
+  for (const word of text.split(" ")) {
+    if (cur && (cur + " " + word).length > width) { out.push(cur); cur = word; } else cur = cur ? cur + " " + word : word;
+  }
+  if (cur) out.push(cur);
+  if (out.length > lines) { out.length = lines; out[lines - 1] = out[lines - 1].slice(0, width - 1) + "…"; }
+  return out.map((l) => (l.length > width ? l.slice(0, width - 1) + "…" : l));
+}
+
+function drawSupplies(svg, obs, ctx) {
+  const g = panelBox(svg, SUPPLY, "Offer", "offer");
+  const x0 = SUPPLY.x + 8;
+  const offer = obs.offer || [];
+  const cw = (SUPPLY.w - 16) / 5;
+  offer.forEach((c, i) => {
+    const x = x0 + i * cw;
+    const card = s("g", { class: "offer-card", "data-card": c });
+    card.append(s("rect", { x, y: SUPPLY.y + 24, width: cw - 6, height: 54, rx: 5, fill: "#fff", stroke: "#777" }));
+    wrap(named(ctx, c) || c, 14, 2).forEach((line, k) => card.append(s("text", { x: x + 5, y: SUPPLY.y + 38 + k * 14,
+      "font-size": 11, "font-weight": 700, fill: "#1d2330" }, line)));
+    card.append(s("text", { x: x + 5, y: SUPPLY.y + 72, "font-size": 11, fill: "#3d4556" }, c));
+    card.append(title(`${named(ctx, c)} (${c})`));
+    g.append(card);
   });
-  g.append(s("text", { x: 340, y: y0 + 74, "font-size": 12 },
+  g.append(s("text", { x: x0, y: SUPPLY.y + 98, "font-size": 12, fill: "#1d2330" },
     `Decks: I ${obs.deck_i}, II ${obs.deck_ii} · discards: I ${obs.discard_i}, II ${obs.discard_ii} · goods pile ${obs.goods_pile}`));
   const stacks = obs.goods_stacks || {};
-  g.append(s("text", { x: 340, y: y0 + 92, "font-size": 12 },
+  g.append(s("text", { x: x0, y: SUPPLY.y + 116, "font-size": 12, fill: "#1d2330" },
     "Goods: " + GOODS.filter((k) => k in stacks).map((k) => `${k} ${stacks[k]}`).join(", ")));
-  (obs.vases || []).forEach((v, i) => {
-    const x = 340 + i * 150;
-    const y = y0 + 108;
-    g.append(s("rect", { x, y, width: 140, height: 44, rx: 6, fill: "#fff", stroke: DIE_FILL[v.colour] || "#777", "stroke-width": 2 }));
-    g.append(s("text", { x: x + 6, y: y + 16, "font-size": 11, "font-weight": 700 }, `Vase ${v.id}`));
-    g.append(s("text", { x: x + 6, y: y + 34, "font-size": 11 },
-      (v.slots || []).map((sl) => `${sl.vp}vp${sl.seat >= 0 ? "→" + (sl.seat + 1) : ""}`).join("  ")));
+  g.append(s("text", { x: x0, y: SUPPLY.y + 140, "font-size": 14, "font-weight": 700, fill: "#1d2330" }, "Vases"));
+  // (vases below the offer, decks and goods)
+  const vases = obs.vases || [];
+  const vw = (SUPPLY.w - 16) / Math.max(3, vases.length);
+  vases.forEach((v, i) => {
+    const x = x0 + i * vw;
+    const y = SUPPLY.y + 148;
+    const vg = s("g", { class: "vase", "data-vase": v.id });
+    vg.append(s("rect", { x, y, width: vw - 8, height: 56, rx: 6, fill: "#fff", stroke: DIE_FILL[v.colour] || "#777", "stroke-width": 2 }));
+    vg.append(s("text", { x: x + 6, y: y + 17, "font-size": 11, "font-weight": 700, fill: "#1d2330" },
+      wrap(`${v.id} ${named(ctx, v.id)}`, 27, 1)[0]));
+    vg.append(s("text", { x: x + 6, y: y + 38, "font-size": 12, fill: "#1d2330" },
+      (v.slots || []).map((sl) => `${sl.vp} VP${sl.seat >= 0 ? " → " + (sl.seat + 1) : ""}`).join(" · ")));
+    vg.append(title(`${named(ctx, v.id)} (${v.id})`));
+    g.append(vg);
   });
-  svg.append(g);
+  if (obs.bot) {
+    g.append(s("text", { x: x0, y: SUPPLY.y + 232, "font-size": 12, fill: "#1d2330" },
+      `Rhadamanthus: ${obs.bot.vp} VP · supply ${obs.bot.supply} · ${obs.bot.deck_size} cards in its deck`));
+  }
 }
 
 function chip(text, tip = "") {
@@ -123,6 +183,10 @@ function chip(text, tip = "") {
 
 function drawPlayers(panel, obs, ctx) {
   clear(panel);
+  // The card offer again as text: readable on a phone without panning the board.
+  const offer = (obs.offer || []).map((c, i) => chip(`${i + 1}. ${named(ctx, c) || c}`, c));
+  panel.append(h("section", { class: "vp-display", "data-display": "", "aria-label": "Card offer" },
+    h("div", { class: "row" }, h("strong", {}, "Offer: "), offer.length ? offer : h("span", { class: "muted" }, "empty"))));
   for (const p of obs.player_states || []) {
     const box = h("section", { class: "vp" + (obs.current_player === p.seat ? " to-move" : ""), "data-seat": p.seat,
       "aria-label": seatName(ctx, p.seat) });
@@ -133,12 +197,12 @@ function drawPlayers(panel, obs, ctx) {
     const goods = GOODS.map((k) => `${k} ${(p.temp_goods || {})[k] || 0}/${(p.perm_goods || {})[k] || 0}`);
     box.append(h("div", { class: "row small" }, "Goods (temporary/permanent): " + goods.join(", ")));
     const hidden = (p.hand_unknown_i || 0) + (p.hand_unknown_ii || 0);
-    const hand = (p.hand || []).map((c) => chip(c));
+    const hand = (p.hand || []).map((c) => chip(`${named(ctx, c) || c}`, c));
     if (hidden) hand.push(h("span", { class: "hidden" }, `${hidden} hidden card${hidden > 1 ? "s" : ""}`));
     box.append(h("div", { class: "row" }, h("strong", {}, `Hand (${p.hand_count}): `), hand.length ? hand : h("span", { class: "muted" }, "empty")));
-    const palace = (p.palace || []).map((c) => (c.card ? chip(c.card, c.trait) : h("span", { class: "hidden chip", title: c.trait }, `hidden ${c.era}`)));
+    const palace = (p.palace || []).map((c) => (c.card ? chip(named(ctx, c.card) || c.card, `${c.card}: ${c.trait}`) : h("span", { class: "hidden chip", title: c.trait }, `hidden ${c.era}`)));
     box.append(h("div", { class: "row" }, h("strong", {}, "Palace: "), palace.length ? palace : h("span", { class: "muted" }, "empty")));
-    if ((p.play_area || []).length) box.append(h("div", { class: "row" }, h("strong", {}, "Played: "), p.play_area.map((c) => chip(typeof c === "string" ? c : JSON.stringify(c)))));
+    if ((p.play_area || []).length) box.append(h("div", { class: "row" }, h("strong", {}, "Played: "), p.play_area.map((c) => (typeof c === "string" ? chip(named(ctx, c) || c, c) : chip(JSON.stringify(c))))));
     const tracks = Object.entries(p.tracks || {}).map(([k, v]) => `${k} ${v}`).join(", ");
     const ships = Object.entries(p.ships || {}).map(([k, v]) => `${k} ${v}`).join(", ");
     box.append(h("div", { class: "row small" }, `Tracks: ${tracks} · ships: ${ships}`));

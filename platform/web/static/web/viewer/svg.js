@@ -24,3 +24,16 @@ export function title(text) { return s("title", {}, text); }
 export const SEAT_COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"];
 
 export function clear(el) { while (el.firstChild) el.firstChild.remove(); }
+
+// The text colour (black or white) with the higher contrast on a seat's colour (WCAG relative luminance):
+// white on the blue seat, black on the others, each ≥ 4.5:1.
+export function seatText(seat) { return textOn(SEAT_COLOURS[seat] || "#555555"); }
+
+export function textOn(hex) {
+  const lin = (i) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const L = 0.2126 * lin(1) + 0.7152 * lin(3) + 0.0722 * lin(5);
+  return (1.05 / (L + 0.05)) >= ((L + 0.05) / 0.05) ? "#fff" : "#000";
+}

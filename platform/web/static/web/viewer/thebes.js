@@ -2,7 +2,7 @@
 // track with stacked markers, and one panel per player (cards, finds, exhibitions, knowledge, score).
 // Draws `frame.observation` (arena.games.thebes ThebesState.observation) into the viewer's <svg> and panel.
 
-import { clear, h, s, SEAT_COLOURS, title } from "./svg.js";
+import { clear, h, s, SEAT_COLOURS, seatText, textOn, title } from "./svg.js";
 import { seatName } from "./viewer.js";
 
 // Board geometry (our own schematic map of Europe and the Near East, 600 x 420 user units).
@@ -62,7 +62,7 @@ function drawMap(svg, obs, frame, ctx) {
       pg.append(s("circle", { cx: x, cy: y, r: 22, fill: SITE_COLOURS[id], stroke: "#3b3325", "stroke-width": 1.5 }));
       const bag = bags[id];
       if (bag) {
-        pg.append(s("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 14, fill: "#fff", "font-weight": 700 },
+        pg.append(s("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 14, fill: textOn(SITE_COLOURS[id]), "font-weight": 700 },
           String(bag.size)));
         pg.append(title(`${cap(id)}: ${bag.size} tokens in the bag (${bag.artifacts.length} artifacts, ` +
           `${bag.dirt} dirt)${bag.first_dig_bonus ? "; first-dig bonus still there" : ""}`));
@@ -92,7 +92,7 @@ function drawMap(svg, obs, frame, ctx) {
       const pawn = s("g", { class: "pawn", "data-seat": p.seat });
       pawn.append(s("circle", { cx: px, cy: py, r: 11, fill: SEAT_COLOURS[p.seat], stroke: mover ? "#111" : "#fff",
         "stroke-width": mover ? 3 : 2 }));
-      pawn.append(s("text", { x: px, y: py + 4.5, "text-anchor": "middle", "font-size": 12, fill: "#fff", "font-weight": 700 },
+      pawn.append(s("text", { x: px, y: py + 4.5, "text-anchor": "middle", "font-size": 12, fill: seatText(p.seat), "font-weight": 700 },
         String(p.seat + 1)));
       pawn.append(title(`${seatName(ctx, p.seat)} at ${cap(place)}`));
       svg.append(pawn);
@@ -116,19 +116,20 @@ function cardBox(x, y, card, opts = {}) {
   const band = exhibition ? "#8c2d19" : (SITE_COLOURS[card.site] || "#857a64");
   g.append(s("rect", { x, y, width: w, height: hgt, rx: 6, fill: "#fffdf7", stroke: "#6f6552" }));
   g.append(s("rect", { x, y, width: w, height: 18, rx: 6, fill: band }));
-  g.append(s("text", { x: x + 5, y: y + 13, "font-size": 11, fill: "#fff", "font-weight": 700 }, card.id));
-  g.append(s("text", { x: x + w - 5, y: y + 13, "font-size": 11, fill: "#fff", "text-anchor": "end" }, `${card.weeks}w`));
+  g.append(s("text", { x: x + 5, y: y + 13, "font-size": 11, fill: textOn(band), "font-weight": 700 }, card.id));
+  g.append(s("text", { x: x + w - 5, y: y + 13, "font-size": 11, fill: textOn(band), "text-anchor": "end" }, `${card.weeks}w`));
   let line1;
   let line2;
   if (exhibition) {
     line1 = `${card.size} · ${card.points} pts`;
-    line2 = Object.entries(card.requirements || {}).map(([site, n]) => `${n} ${site.slice(0, 3)}`).join(", ");
+    line2 = Object.entries(card.requirements || {}).map(([site, n]) => `${n} ${cap(site.slice(0, 3))}`).join(" · ");
   } else {
     line1 = KIND_SHORT[card.kind] || card.kind;
-    line2 = card.site ? `${card.site}${card.value ? " +" + card.value : ""}` : (card.value ? `+${card.value}` : "");
+    const site = card.site && card.site.length > 9 ? cap(card.site.slice(0, 5)) + "." : cap(card.site || "");
+    line2 = card.site ? `${site}${card.value ? " +" + card.value : ""}` : (card.value ? `+${card.value}` : "");
   }
   g.append(s("text", { x: x + 5, y: y + 36, "font-size": 11, fill: "#2b2418" }, line1));
-  g.append(s("text", { x: x + 5, y: y + 51, "font-size": exhibition ? 9 : 10, fill: "#4a4335" }, line2));
+  g.append(s("text", { x: x + 5, y: y + 51, "font-size": 10, fill: "#4a4335" }, line2));
   g.append(s("text", { x: x + 5, y: y + hgt - 7, "font-size": 10, fill: "#6f6552" }, cap(card.city || "")));
   g.append(title(exhibition
     ? `Exhibition ${card.id} in ${cap(card.city)}: ${card.weeks} weeks, ${card.points} points, needs ${Object.entries(card.requirements || {}).map(([site, n]) => `${n} ${site}`).join(", ")}`
@@ -143,7 +144,7 @@ function drawDisplay(svg, obs) {
   for (let i = 0; i < 4; i++) g.append(cardBox(620 + i * 92, 34, display[i], { label: "empty" }));
   g.append(s("text", { x: 620, y: 140, "font-size": 15, "font-weight": 700, fill: "#2b2418" }, "Exhibitions"));
   const bySlot = Object.fromEntries((obs.exhibitions || []).map((x) => [x.slot, x]));
-  ["a", "b", "c"].forEach((slot, i) => g.append(cardBox(620 + i * 92, 150, bySlot[slot], { label: `slot ${slot}` })));
+  ["a", "b", "c"].forEach((slot, i) => g.append(cardBox(620 + i * 124, 150, bySlot[slot], { label: `slot ${slot}`, w: 118 })));
   // Piles: the omniscient view knows the draw order, a seat's view only the count.
   const pile = obs.draw_pile && obs.draw_pile.length
     ? `Draw pile ${obs.draw_pile_count}: next ${obs.draw_pile.slice(0, 4).join(", ")}`
@@ -172,7 +173,7 @@ function drawTimeTrack(svg, obs, ctx) {
     const x = x0 + col * cw;
     const y = y0 + row * (ch + 18);
     g.append(s("rect", { x, y, width: cw - 2, height: ch, fill: w % 13 === 1 ? "#efe6d2" : "#fbf8f0", stroke: "#c9bfa8" }));
-    g.append(s("text", { x: x + 2, y: y + ch + 12, "font-size": 9, fill: "#7a705c" }, String(w)));
+    g.append(s("text", { x: x + 2, y: y + ch + 12, "font-size": 10, fill: "#6b6250" }, String(w)));
   }
   // Stack markers standing on the same week: the seat that acts first (last to arrive) is drawn on top.
   const order = obs.turn_order || [];
@@ -194,10 +195,10 @@ function drawTimeTrack(svg, obs, ctx) {
         x = x0 + col * cw + 1;
         y = y0 + row * (ch + 18);
       }
-      const my = y + ch - 14 - i * 13;
+      const my = y + ch - 14 - i * 13.5;
       const m = s("g", { class: "marker", "data-seat": p.seat, "data-week": p.week, "data-year": p.year });
-      m.append(s("rect", { x, y: my, width: cw - 4, height: 12, rx: 3, fill: SEAT_COLOURS[p.seat], stroke: "#fff" }));
-      m.append(s("text", { x: x + (cw - 4) / 2, y: my + 9.5, "text-anchor": "middle", "font-size": 9, fill: "#fff", "font-weight": 700 },
+      m.append(s("rect", { x, y: my, width: cw - 4, height: 13, rx: 3, fill: SEAT_COLOURS[p.seat], stroke: "#fff" }));
+      m.append(s("text", { x: x + (cw - 4) / 2, y: my + 10, "text-anchor": "middle", "font-size": 10.5, fill: seatText(p.seat), "font-weight": 700 },
         `${p.seat + 1}·'${String(p.year).slice(2)}`));
       m.append(title(`${seatName(ctx, p.seat)}: ${p.year}, week ${p.week}${p.finished ? " (finished)" : ""}`));
       g.append(m);
@@ -205,7 +206,7 @@ function drawTimeTrack(svg, obs, ctx) {
   }
   const ex = x0 + 26 * cw + 8;
   g.append(s("rect", { x: ex - 2, y: y0, width: 40, height: ch, fill: "none", stroke: "#8c2d19", "stroke-dasharray": "3 2" }));
-  g.append(s("text", { x: ex, y: y0 - 2, "font-size": 9, fill: "#8c2d19" }, "end 1904"));
+  g.append(s("text", { x: ex, y: y0 - 2, "font-size": 10, fill: "#8c2d19" }, "end 1904"));
   svg.append(g);
 }
 
@@ -218,6 +219,13 @@ function chip(text, cls = "", tip = "") {
 
 function drawPlayers(panel, obs, frame, ctx) {
   clear(panel);
+  // The card display again as text: readable on a phone without panning the board.
+  const shown = (obs.display || []).filter(Boolean).map((c) => chip(`${c.id} ${KIND_SHORT[c.kind] || c.kind}` +
+    (c.site ? ` ${c.site}` : "") + (c.value ? ` +${c.value}` : "") + ` · ${cap(c.city)} ${c.weeks}w`, c.site ? `site-${c.site}` : ""));
+  const exh = (obs.exhibitions || []).map((x) => chip(`${x.slot}: ${x.id} ${x.points} pts · ${cap(x.city)}`));
+  panel.append(h("section", { class: "vp-display", "data-display": "", "aria-label": "Card display" },
+    h("div", { class: "row" }, h("strong", {}, "Display: "), shown.length ? shown : h("span", { class: "muted" }, "empty")),
+    h("div", { class: "row" }, h("strong", {}, "Exhibitions: "), exh.length ? exh : h("span", { class: "muted" }, "none"))));
   for (const p of obs.seats) {
     const viewer = ctx.view === p.seat;
     const box = h("section", { class: "vp" + (obs.current_player === p.seat ? " to-move" : ""), "data-seat": p.seat,

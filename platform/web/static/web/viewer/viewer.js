@@ -6,6 +6,7 @@
 // Keys (when the viewer has focus): ←/→ step, Home/End first/last, space play/pause, PageUp/PageDown ±10.
 
 import { renderGeneric } from "./generic.js";
+import { buildChart, buildEnd, buildLegend, buildLog, buildMarkers, followLog, moveCursor } from "./story.js";
 
 const RENDERERS = {
   thebes: () => import("./thebes.js"),
@@ -25,6 +26,14 @@ export class Viewer {
     this.slider = root.querySelector("[data-slider]");
     this.seatSelect = root.querySelector("[data-seat]");
     this.playButton = root.querySelector("[data-act=play]");
+    this.speedSelect = root.querySelector("[data-speed]");
+    this.log = root.querySelector("[data-log]");
+    this.chart = root.querySelector("[data-chart]");
+    this.marks = root.querySelector("[data-marks]");
+    this.endBox = root.querySelector("[data-end]");
+    this.botlog = root.querySelector("[data-botlog]");
+    this.logsUrl = root.dataset.logsUrl;
+    this.logs = null; // the bots' own logs the viewer may see (web/api: matches.botlogs), by seat
     this.frames = [];
     this.index = 0;
     this.timer = null;
@@ -43,6 +52,12 @@ export class Viewer {
     this.renderer = mod ? mod.render : renderGeneric;
     const wanted = parseInt(new URLSearchParams(location.hash.slice(1)).get("turn") || "", 10);
     this.show(Number.isFinite(wanted) ? wanted : 0);
+    // a link to #turn=N on the same page (a fault in the seats table) jumps there
+    window.addEventListener("hashchange", () => {
+      const n = parseInt(new URLSearchParams(location.hash.slice(1)).get("turn") || "", 10);
+      if (Number.isFinite(n) && n !== this.index) { this.stopPlay(); this.show(n); }
+    });
+    this.loadLogs().catch(() => {}); // the board never waits for the logs
     this.root.dataset.ready = "1";
     this.root.dataset.readyMs = String(Math.round(performance.now())); // since navigation start (bench/)
   }
@@ -66,12 +81,142 @@ export class Viewer {
     this.payload = payload;
     this.frames = payload.frames;
     this.root.dataset.seatView = seat;
+    this.buildStory();
     const last = this.frames.length - 1;
     if (this.slider) this.slider.max = String(last);
     if (this.turnInput) this.turnInput.max = String(last);
     const total = this.root.querySelector("[data-total]");
     if (total) total.textContent = String(last);
   }
+
+  // What the bots printed and their annotations, for the seats this visitor may see (its own bots' output and
+  // annotations, others' public annotations): arena/botlogs.py, platform/matches/botlogs.py.
+  async loadLogs() {
+    if (!this.logsUrl || !this.botlog) return;
+    const resp = await fetch(this.logsUrl, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+    if (!resp.ok) return;
+    const doc = await resp.json();
+    if (!doc.seats || !doc.seats.length) return;
+    this.logs = new Map();
+    for (const seat of doc.seats) {
+      const byDecision = new Map((seat.decisions || []).map((d) => [d.decision, d]));
+      this.logs.set(seat.seat, { ...seat, byDecision });
+    }
+    this.botlog.hidden = false;
+    const downloads = this.botlog.querySelector("[data-botlog-downloads]");
+    if (downloads) {
+      downloads.textContent = "";
+      for (const seat of doc.seats) {
+        if (!seat.output_visible) continue;
+        const a = document.createElement("a");
+        a.href = `${this.logsUrl}${seat.seat}/`;
+        a.setAttribute("download", "");
+        a.textContent = `Download all of ${seat.name}'s output (seat ${seat.seat + 1})`;
+        downloads.append(a, " ");
+      }
+    }
+    this.root.dataset.logs = "1";
+    this.renderBotLog(this.frames[this.index]);
+  }
+
+  renderBotLog(frame) {
+    if (!this.logs || !this.botlog || !frame) return;
+    const body = this.botlog.querySelector("[data-botlog-body]");
+    body.textContent = "";
+    const block = (seat, label, annotation, output, visible) => {
+      const div = document.createElement("div");
+      div.className = "botlog-seat";
+      div.dataset.seat = String(seat.seat);
+      const head = document.createElement("h4");
+      head.textContent = `${seat.name} (seat ${seat.seat + 1}) — ${label}`;
+      div.append(head);
+      if (annotation) {
+        const note = document.createElement("p");
+        note.className = "botlog-annotation";
+        note.dataset.annotation = "";
+        note.textContent = `Annotation: ${annotation}`;
+        div.append(note);
+      }
+      if (visible) {
+        const pre = document.createElement("pre");
+        pre.className = "botlog-output";
+        pre.dataset.output = "";
+        pre.textContent = output || "(printed nothing)";
+        div.append(pre);
+      }
+      body.append(div);
+    };
+    const last = this.frames.length - 1;
+    if (frame.index === 0) {
+      for (const seat of this.logs.values()) {
+        if (seat.output_visible) block(seat, "start-up", "", seat.startup, true);
+      }
+    } else {
+      const seat = this.logs.get(frame.seat);
+      const d = seat && seat.byDecision.get(frame.index - 1);
+      if (seat && d) block(seat, `turn ${frame.index}`, d.annotation, d.output, seat.output_visible);
+      else if (seat && seat.output_visible) {
+        const p = document.createElement("p");
+        p.className = "muted small";
+        p.textContent = frame.forced || frame.fault
+          ? `${seat.name} was not asked this turn (the referee applied the move).`
+          : `${seat.name} did not play this turn.`;
+        body.append(p);
+      }
+    }
+    if (frame.index === last) {
+      for (const seat of this.logs.values()) {
+        if (seat.output_visible && seat.end) block(seat, "after the game", "", seat.end, true);
+      }
+    }
+    if (!body.childNodes.length) {
+      const p = document.createElement("p");
+      p.className = "muted small";
+      p.textContent = "Nothing from your bots on this turn.";
+      body.append(p);
+    }
+  }
+
+  names() {
+    const story = this.payload.story;
+    if (story && story.series) return story.series;
+    return (this.payload.seats || []).map((s, i) => s.name || `seat ${i + 1}`);
+  }
+
+  buildStory() {
+    const story = this.payload.story;
+    if (!story) return;
+    const jump = (i) => { this.stopPlay(); this.show(i); };
+    if (this.log) buildLog(this.log, story, this.names(), jump);
+    if (this.chart) buildChart(this.chart, story, this.names(), jump);
+    const legend = this.root.querySelector("[data-legend]");
+    if (legend) buildLegend(legend, this.names());
+    if (this.marks) buildMarkers(this.marks, story, jump);
+    if (this.endBox) buildEnd(this.endBox, this.payload, this.names());
+  }
+
+  // The first frame of the next (dir 1) or the current/previous (dir -1) chapter: a year in Thebes, a round in
+  // Minos (story.chapters, one label per frame).
+  chapterJump(dir, key = (label) => label) {
+    const ch = (this.payload.story ? this.payload.story.chapters : []).map(key);
+    if (!ch.length) return;
+    let i = this.index;
+    if (dir > 0) {
+      while (i < ch.length - 1 && ch[i] === ch[this.index]) i++;
+    } else {
+      if (i > 0 && ch[i - 1] !== ch[i]) i--; // at a chapter's start: go to the previous chapter's start
+      const here = ch[i];
+      while (i > 0 && ch[i - 1] === here) i--;
+    }
+    this.show(i);
+  }
+
+  delay() {
+    const v = this.speedSelect ? parseFloat(this.speedSelect.value) : 1;
+    return Math.max(10, 600 / (v || 1));
+  }
+
+  stopPlay() { if (this.timer) this.togglePlay(); }
 
   bind() {
     this.root.addEventListener("click", (ev) => {
@@ -83,6 +228,12 @@ export class Viewer {
       else if (act === "next") this.step(1);
       else if (act === "last") this.show(this.frames.length - 1);
       else if (act === "play") this.togglePlay();
+      else if (act === "chapter-prev") this.chapterJump(-1);
+      else if (act === "chapter-next") this.chapterJump(1);
+      else if (act === "era-prev" || act === "era-next") {
+        // Minos' chapters read "round 3 (era II)": the era is the part in brackets (setup counts as era I)
+        this.chapterJump(act === "era-next" ? 1 : -1, (label) => (/\(era (\w+)\)/.exec(label) || [, "I"])[1]);
+      }
     });
     this.root.addEventListener("keydown", (ev) => {
       if (ev.target.matches("input, select, textarea")) return;
@@ -99,6 +250,11 @@ export class Viewer {
       this.turnInput.addEventListener("change", () => this.show(parseInt(this.turnInput.value, 10) || 0));
     }
     if (this.slider) this.slider.addEventListener("input", () => this.show(parseInt(this.slider.value, 10)));
+    if (this.speedSelect) {
+      this.speedSelect.addEventListener("change", () => {
+        if (this.timer) { this.togglePlay(); this.togglePlay(true); }
+      });
+    }
     if (this.seatSelect) {
       this.seatSelect.addEventListener("change", async () => {
         const keep = this.index;
@@ -110,16 +266,16 @@ export class Viewer {
 
   step(delta) { this.show(this.index + delta); }
 
-  togglePlay() {
+  togglePlay(keepPlace = false) {
     if (this.timer) {
       clearInterval(this.timer);
       this.timer = null;
     } else {
-      if (this.index >= this.frames.length - 1) this.show(0);
+      if (!keepPlace && this.index >= this.frames.length - 1) this.show(0);
       this.timer = setInterval(() => {
         if (this.index >= this.frames.length - 1) this.togglePlay();
         else this.step(1);
-      }, 600);
+      }, this.delay());
     }
     if (this.playButton) {
       this.playButton.setAttribute("aria-pressed", this.timer ? "true" : "false");
@@ -138,9 +294,22 @@ export class Viewer {
     const ctx = {
       header: this.payload.header, seats: this.payload.seats, view: this.payload.seat,
       result: this.payload.result, index: this.index, last: this.frames.length - 1,
+      glossary: (this.payload.story && this.payload.story.glossary) || {},
     };
     this.renderer(this.board, this.panel, frame, ctx);
-    this.setStatus(describe(frame, ctx));
+    const story = this.payload.story;
+    const turn = story && story.turns[this.index];
+    this.setStatus(describe(frame, ctx) + (turn && this.index > 0 ? ` — ${turn.text}` : ""));
+    if (this.log) followLog(this.log, this.index);
+    if (this.chart) moveCursor(this.chart, this.index);
+    const chapter = this.root.querySelector("[data-chapter]");
+    if (chapter && story) chapter.textContent = story.chapters[this.index] || "";
+    if (this.endBox) {
+      const atEnd = this.index === this.frames.length - 1 && this.payload.result;
+      this.endBox.hidden = !atEnd;
+      this.root.dataset.ended = atEnd ? "1" : "0";
+    }
+    this.renderBotLog(frame);
     // A shareable link to this turn (#turn=N), without adding a history entry per step.
     if (this.root.dataset.ready === "1") history.replaceState(null, "", `#turn=${this.index}`);
   }
@@ -155,11 +324,20 @@ export function seatName(ctx, seat) {
 
 function describe(frame, ctx) {
   if (frame.index === 0) return `Start of the game (turn 0 of ${ctx.last}).`;
-  let text = frame.action == null
-    ? `Turn ${frame.index} of ${ctx.last}: ${seatName(ctx, frame.seat)} decided (hidden in this seat's view)`
-    : `Turn ${frame.index} of ${ctx.last}: ${seatName(ctx, frame.seat)} played “${frame.action}”`;
-  if (frame.ms != null) text += ` in ${Math.round(frame.ms)} ms`;
-  if (frame.fault) text += ` — fault (${frame.fault.kind}): ${frame.fault.message}`;
+  let text;
+  if (frame.fault) {
+    // the bot did not choose this move: after its fault the referee substituted a random legal one
+    text = frame.action == null
+      ? `Turn ${frame.index} of ${ctx.last}: ${seatName(ctx, frame.seat)} faulted; the referee substituted a move (hidden in this seat's view)`
+      : `Turn ${frame.index} of ${ctx.last}: ${seatName(ctx, frame.seat)} faulted; the referee substituted “${frame.action}”`;
+    text += ` — fault (${frame.fault.kind})${frame.fault.message ? ": " + frame.fault.message : ""}`;
+  } else {
+    text = frame.action == null
+      ? `Turn ${frame.index} of ${ctx.last}: ${seatName(ctx, frame.seat)} decided (hidden in this seat's view)`
+      : `Turn ${frame.index} of ${ctx.last}: ${seatName(ctx, frame.seat)} played “${frame.action}”`;
+    if (frame.forced) text += " (forced: the only legal action, applied without asking the bot)";
+    else if (frame.ms != null) text += ` in ${Math.round(frame.ms)} ms`;
+  }
   if (frame.index === ctx.last) text += ". End of the game.";
   return text;
 }

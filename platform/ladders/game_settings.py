@@ -9,8 +9,8 @@ from arena.match.types import TimeControl
 
 
 class GameSettings(models.Model):
-    """Fields `game`, `params`, `decision_ms`, `bank_ms`, `startup_ms`, `max_faults`; a subclass declares its own
-    `players` (the player count, its help text its own)."""
+    """Fields `game`, `params`, `decision_ms`, `bank_ms`, `startup_ms`, `max_faults`, `auto_single_action`; a
+    subclass declares its own `players` (the player count, its help text its own)."""
 
     game = models.CharField(max_length=32)
     params = models.JSONField(default=dict, blank=True, help_text="Game options besides the player count.")
@@ -18,6 +18,9 @@ class GameSettings(models.Model):
     bank_ms = models.PositiveIntegerField(default=TimeControl.bank_ms)
     startup_ms = models.PositiveIntegerField(default=TimeControl.startup_ms)
     max_faults = models.PositiveSmallIntegerField(default=TimeControl.max_faults)
+    auto_single_action = models.BooleanField(
+        default=TimeControl.auto_single_action,
+        help_text="Apply a decision that has exactly one legal action without asking the bot (no time charged).")
 
     players: int
 
@@ -27,7 +30,7 @@ class GameSettings(models.Model):
     @property
     def time_control(self) -> TimeControl:
         return TimeControl(decision_ms=self.decision_ms, bank_ms=self.bank_ms, startup_ms=self.startup_ms,
-                           max_faults=self.max_faults)
+                           max_faults=self.max_faults, auto_single_action=self.auto_single_action)
 
     @property
     def game_params(self) -> dict:

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from ladders.services import matchmake
+from matchmaking.services import matchmake
 
 
 class Command(BaseCommand):

@@ -1,0 +1,244 @@
+"""The declared Minos position: every field a `MinosState` holds, typed, and the small helpers every phase uses.
+
+`MinosPosition` is the one base of the phase mixins (`setup`, `draft`, `turn`, `effects`, `end_of_round`,
+`vases`, `final_combat`, `scoring`): a mixin reads and writes only the fields declared here (as `__slots__`, so a
+field is found without a dictionary look-up) and calls the phases it follows by subclassing them, so a type
+checker sees every attribute and every call. The nested records are plain dicts (they are copied, pickled and
+written to JSON as they are); their keys are declared by the `TypedDict`s below.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TypedDict
+
+from arena.games.base import Event, State
+from arena.games.minos import data as D
+from arena.games.rng import SplitMix64
+
+if TYPE_CHECKING:
+    from arena.games.minos.game import MinosGame
+
+#: Map seat of Rhadamanthus in solo games (the human is seat 0).
+BOT = 1
+
+#: One effect operation in the work queue (rules §2.4): `{"op": name, "p": seat, ...its arguments}`.
+Task = dict[str, Any]
+
+
+class Player(TypedDict):
+    """One human seat's resources and pieces (a record in `MinosPosition.players`)."""
+
+    seat: int
+    coins: int
+    weapons: int
+    vp: int
+    parts: dict[str, int]        # VP by source (`setup.PLAYER_PARTS`)
+    temp: dict[str, int]         # temporary goods by type
+    perm: dict[str, int]         # permanent goods by type
+    hand: list[str]              # card instances
+    known: list[str]             # hand cards others saw (taken from the offer)
+    play: list[str]              # play area
+    palace: list[str]
+    palace_open: list[str]       # palace cards that came from the play area
+    drawn: list[str]             # the setup draw, until the keep decision is applied
+    income: int                  # income track space
+    ability: str                 # ability tile id ("" before the setup draft)
+    level: int                   # ability level 0..3
+    start_card: str
+    start_region: int
+    tracks: dict[str, int]       # influence, population, culture
+    supply: int
+    reserve: int
+    board: dict[str, int]        # pieces still on the player board
+    ships: dict[str, int]        # route -> space (0: no ship)
+    sea: list[str]               # Sea Peoples tiles defeated
+    trade: list[str]             # trade bonus tiles taken
+    found: list[str]             # city foundation tiles taken
+
+
+class Bot(TypedDict):
+    """Rhadamanthus in solo games (rules §14)."""
+
+    vp: int
+    parts: dict[str, int]        # `setup.BOT_PARTS`
+    supply: int
+    board: dict[str, int]        # city, farm
+    ships: dict[str, int]
+    deck: list[str]              # bot cards, top first
+    drawn: list[str]
+    down: list[str]              # cards taken face down (prepare)
+    up: list[str]                # cards taken face up (develop)
+    pop: int                     # population space used for region scoring
+    intent: dict[str, str]       # wild die -> the action it will perform
+    sea: list[str]
+    start_region: int
+
+
+class Region(TypedDict):
+    """One region in play."""
+
+    w: list[int]                 # warriors per map seat
+    city: int                    # map seat, -1 none
+    tower: bool
+    farms: list[int]             # per icon: map seat, -1 uncovered
+    found: str                   # city foundation tile still on it ("" none)
+    sea: list[str]               # Sea Peoples tiles, top last
+
+
+class Turn(TypedDict):
+    """The action turn under way (rules §5)."""
+
+    seat: int
+    die: str
+    row: str
+    slot: int
+    strength: int
+    bonus: bool                  # slot bonus still to take
+    traits: list[str]            # triggered palace cards not yet resolved
+    main: str                    # "pending", "active" or "done"
+    action: str                  # the main action being performed
+    points: int                  # points left in it
+    pre: int                     # action bonus gained before it started
+    extras: list[str]            # extra actions used: craft, fight, barter
+
+
+class Vase(TypedDict):
+    id: str
+    colour: str
+    slots: list[list[int]]       # [vp, seat (-1 free)]
+    achieved: list[int]
+
+
+class MinosPosition(State):
+    """Every field of a Minos position, and the helpers all phases share. Not built directly: see
+    `MinosState`. The fields are listed in `SAVED` order (what `clone()` and `to_json()` copy), then the ones
+    copied specially (`regions`, `rng`) and the transient ones (never saved)."""
+
+    #: The fields `clone()` and `to_json()` copy as they are, in this order.
+    SAVED = ("n", "solo", "nm", "board_n", "round", "era", "phase", "vp_cat", "players", "bot", "queue", "turn",
+             "foraged", "commits", "sim", "step_i", "turn_order", "first", "final_regions", "final_order", "dice",
+             "owner", "rows", "retrieved", "stacks", "pile", "in_play", "trade_tiles", "vases", "bonus_action",
+             "decks", "discard", "offer", "avail_cards", "avail_abilities")
+
+    __slots__ = SAVED + ("regions", "rng", "game", "events", "_legal_cache", "_dirty")
+
+    # --- the game
+    game: MinosGame
+    n: int                       # human seats
+    solo: bool
+    nm: int                      # map seats (solo: 2, the bot on BOT)
+    board_n: int                 # player count whose action board, map and dice are used (solo: 2)
+    rng: SplitMix64
+    # --- where the game is
+    round: int
+    era: str                     # "I" or "II"
+    phase: str
+    vp_cat: str                  # the VP part that unlabelled VP gains count in
+    step_i: int                  # position in the current draft / turn / final combat sequence
+    turn_order: list[int]        # map seats
+    first: int
+    sim: list[int]               # seats still to decide in the current simultaneous step
+    commits: dict[str, Any]      # simultaneous choices by seat (str), or the final combat's holder/region
+    queue: list[Task]            # the effect work queue, front first
+    turn: Turn | None
+    foraged: list[list[int]]     # [seat, region] pairs that foraged in the current step (E-09)
+    final_regions: list[int]
+    final_order: list[int]
+    # --- seats
+    players: list[Player]
+    bot: Bot | None
+    # --- dice and action board
+    dice: dict[str, list[Any]]   # die id -> [colour, value]
+    owner: dict[str, int]        # die id -> map seat that drafted it
+    rows: dict[str, list[str]]   # action row -> dice, leftmost first
+    retrieved: list[str]
+    # --- goods, cards, tiles
+    stacks: dict[str, int]       # face-up permanent goods per type
+    pile: list[str]              # face-down permanent goods, top last
+    decks: dict[str, list[str]]  # era -> card instances, top last
+    discard: dict[str, list[str]]
+    offer: list[str]             # 5 slots, "" empty
+    avail_cards: list[str]       # starting cards left in the setup draft
+    avail_abilities: list[str]
+    trade_tiles: list[str]
+    vases: list[Vase]
+    bonus_action: str
+    # --- map
+    in_play: list[int]
+    regions: dict[int, Region]
+    # --- transient: never saved
+    events: list[Event] | None   # the events of the apply() under way
+    _legal_cache: list[str] | None
+    _dirty: bool                 # something a vase counts may have changed since the last checkpoint
+
+    # ------------------------------------------------------------------ helpers every phase uses
+
+    def _human(self, s: int) -> bool:
+        return not (self.solo and s == BOT)
+
+    def _order_humans(self) -> list[int]:
+        return [s for s in self.turn_order if self._human(s)]
+
+    def _vp(self, s: int, n: int, cat: str | None = None) -> None:
+        p = self.players[s]
+        p["vp"] += n
+        p["parts"][cat or self.vp_cat] += n
+
+    def solo_bot(self) -> Bot:
+        """Rhadamanthus' record: solo games only."""
+        assert self.bot is not None, "Rhadamanthus plays only in solo games"
+        return self.bot
+
+    def current_turn(self) -> Turn:
+        """The action turn under way: only while one is."""
+        assert self.turn is not None, "no action turn is under way"
+        return self.turn
+
+    def _bot_vp(self, n: int, cat: str) -> None:
+        b = self.solo_bot()
+        b["vp"] += n
+        b["parts"][cat] += n
+
+    def _ev(self, **kw: Any) -> None:
+        if self.events is not None:
+            self.events.append(kw)
+
+    def _push(self, s: int, effect: list[dict[str, Any]]) -> None:
+        """Put an effect at the front of the work queue (before anything still pending)."""
+        self.queue[0:0] = [dict(op, p=s) for op in effect]
+
+    def mods(self, s: int) -> dict[str, int]:
+        """The seat's modifiers: ability level plus uncovered player-board slots (rules §2.2)."""
+        p = self.players[s]
+        m = dict(D.MOD_DEFAULTS)
+        if p["ability"]:
+            for k, v in D.ABILITIES[p["ability"]]["levels"][p["level"]].items():
+                if k in D.MOD_OVERRIDE:
+                    m[k] = v
+                else:
+                    m[k] += v
+        for piece, slots in D.UNCOVER.items():
+            built = D.PIECES_ON_BOARD[piece] - p["board"][piece]
+            for slot in slots[:built]:
+                for k, v in slot["modifiers"].items():
+                    if k in D.MOD_OVERRIDE:
+                        m[k] = v
+                    else:
+                        m[k] += v
+        return m
+
+    def dominant(self, r: int) -> int:
+        """The map seat with strictly the most warriors in r (at least 1), or -1."""
+        w = self.regions[r]["w"]
+        best = max(w)
+        if best == 0 or w.count(best) > 1:
+            return -1
+        return w.index(best)
+
+    def farms_on_map(self, s: int) -> int:
+        # every farm that left a board is on the map (farms never come back)
+        board = self.bot["board"] if (self.bot is not None and s == BOT) else self.players[s]["board"]
+        return D.PIECES_ON_BOARD["farm"] - board["farm"]
+
+    def _fight_cost(self, s: int, tile: str) -> int:
+        return max(1, D.SEA[tile]["weapons"] - self.mods(s)["fight_discount"])

@@ -1,0 +1,97 @@
+"""A replay's story for spectators: each decision in words, each seat's score after every frame with the
+cause of each change, chapters (years, rounds) to skip by, and the moments to mark on a timeline (scoring,
+faults). Built from `arena.replay.frames` of one view, so it never says more than that view shows.
+
+Each game with a narrator has a module `arena.games.<game>.narrate` with four pure functions:
+`describe(actor, action, events, names, before=None) -> str` (the decision, without the actor's name),
+`world_events(events, names) -> list[str]` (what changed for everyone), `score_parts(observation) ->
+list[dict]` (per seat: the game's scoring parts and `total`) and `chapter(observation) -> str`, plus
+`scoring_moment(events) -> str | None`. A game without one gets the bare action texts.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+
+def narrator(game: str) -> ModuleType | None:
+    """The game's narrator module, or None when it has none (or the name is no registered game)."""
+    from arena import games
+
+    if game not in games.names():
+        return None
+    try:
+        return importlib.import_module(f"arena.games.{game}.narrate")
+    except ModuleNotFoundError:
+        return None
+
+
+def _fmt(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
+
+
+def story(game: str, frames: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:
+    """`{"turns", "scores", "chapters", "parts", "series", "part_names", "glossary"}`: `scores[i]` each score row's
+    total after frame i, one row per seat (a game may add rows: Minos' solo opponent), `series` the rows' names.
+
+    `turns[i]` describes frame i (turn 0 is the start): `{"text", "lines", "chapter", "scoring", "fault",
+    "deltas"}` where `text` is the decision in words with the actor's name first, `lines` what happened
+    around it, `deltas` `[{"seat", "delta", "cause"}]` the score changes it caused (cause: the scoring parts
+    that moved, e.g. `farms +4, regions +2`), `scoring` the name of a scoring moment or None, `fault` the
+    fault kind or None. `parts` is each seat's final score by part (the end screen's breakdown)."""
+    mod = narrator(game)
+
+    def name(seat: Any) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
+
+    turns: list[dict[str, Any]] = []
+    scores: list[list[float]] = []
+    chapters: list[str] = []
+    prev_parts: list[dict[str, float]] | None = None
+    for i, frame in enumerate(frames):
+        obs = frame.get("observation") or {}
+        parts = mod.score_parts(obs) if mod else []
+        chapter = mod.chapter(obs) if mod else ""
+        scores.append([p.get("total", 0.0) for p in parts])
+        chapters.append(chapter)
+        events = frame.get("events") or []
+        turn: dict[str, Any]
+        if i == 0:
+            turn = {"text": "The game is set up.", "lines": [], "chapter": chapter, "scoring": None,
+                    "fault": None, "deltas": []}
+        else:
+            actor, action = frame.get("seat"), frame.get("action")
+            before = frames[i - 1].get("observation")
+            if mod:
+                text = mod.describe(actor, action, events, names, before=before)
+                lines = mod.world_events(events, names)
+            else:
+                text = "makes a hidden choice" if action is None else f"plays {action}"
+                lines = []
+            fault = frame.get("fault")
+            if fault:
+                lines.append(f"Fault ({fault.get('kind')}){': ' + fault['message'] if fault.get('message') else ''}"
+                             " — the referee substituted a random legal move (the bot did not choose it)")
+            deltas = []
+            for seat, (old, new) in enumerate(zip(prev_parts or [], parts)):
+                delta = new.get("total", 0.0) - old.get("total", 0.0)
+                if not delta:
+                    continue
+                labels = getattr(mod, "PART_NAMES", {})
+                moved = [f"{labels.get(k, k.replace('_', ' '))} {'+' if new.get(k, 0) >= old.get(k, 0) else ''}"
+                         f"{_fmt(new.get(k, 0) - old.get(k, 0))}"
+                         for k in new if k != "total" and new.get(k, 0) != old.get(k, 0)]
+                deltas.append({"seat": seat, "delta": delta, "cause": ", ".join(moved)})
+            turn = {"text": f"{name(actor)} {text}.", "lines": lines, "chapter": chapter,
+                    "scoring": mod.scoring_moment(events) if mod else None,
+                    "fault": fault.get("kind") if fault else None, "deltas": deltas}
+        turns.append(turn)
+        prev_parts = parts
+    labels = getattr(mod, "PART_NAMES", {}) if mod else {}
+    first = frames[0].get("observation") or {} if frames else {}
+    series = mod.series_names(names, first) if mod and hasattr(mod, "series_names") else list(names)
+    return {"turns": turns, "scores": scores, "chapters": chapters, "parts": prev_parts or [], "series": series,
+            "glossary": mod.glossary() if mod and hasattr(mod, "glossary") else {},
+            "part_names": {k: labels.get(k, k.replace("_", " ")) for p in (prev_parts or []) for k in p}}

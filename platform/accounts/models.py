@@ -1,0 +1,27 @@
+"""API tokens, stored as digests only.
+
+A token is 40 hex characters (160 random bits) shown to its owner once, when it is made (sign-up, log-in, the
+owner page). The database keeps its SHA-256 and the first characters for recognising it in lists: a copy of the
+database does not give access to any account. (A fast hash is right here, unlike for passwords: with 160 random
+bits there is nothing to guess; django-rest-knox does the same with SHA-512.)
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class ApiToken(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the token, hex.")
+    prefix = models.CharField(max_length=8, help_text="The token's first characters, to tell tokens apart.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = "API token"
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.user})"

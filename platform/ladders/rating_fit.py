@@ -1,0 +1,172 @@
+"""The leaderboard's rating: a maximum-likelihood fit over all of a ladder's results, with its own 95% interval.
+
+Plain Python and NumPy, no Django (the simulation in `bench/rating_calibration.py` calls it as the platform does).
+
+The model. Every pair of seats of a finished game is one comparison, won by the better rank (equal ranks: half
+each): for 2 players this is Bradley–Terry, for 3–4 the pairwise decomposition of the game. A bot's rating θ (in
+natural units; Elo = θ · 400/ln 10) gives ``P(i beats j) = 1/(1 + e^(θj − θi))`` — Elo's logistic curve.
+If a game's finishing order is a Plackett–Luce draw (each seat's performance is its strength plus Gumbel noise),
+every pair's result is exactly this logistic, so the fit is consistent for any number of seats.
+
+The estimate. A Gaussian prior N(0, `PRIOR_SD`²) on every θ keeps a bot that won (or lost) every game finite and
+makes the problem strictly concave; with tens of games it moves a rating by well under its interval. The maximum
+of the penalised log-likelihood is found by Newton's method (a handful of steps from the last fit). Since the
+likelihood only sees differences, the ratings' mean is exactly the prior's centre: a rating is "how much stronger
+than the ladder's average bot", shown around `centre` (1500).
+
+The interval. ±1.96 × the standard error of θi − mean(θ), from the inverse of the Fisher information plus the
+prior's precision (the observed information of the fit). The seats of one 3–4-player game are not independent
+comparisons (a bot that played well beat everyone at once): their scores vary more than independent pairs would.
+That is measured, not assumed: the dispersion φ = Σ (observed − expected score)² / Σ expected variance over all
+seats of all games, the quasi-likelihood scale (Σ over a game's seats, so its correlations count); the data's
+information is divided by φ. φ ≈ 1 for 2 players without draws, (N+1)/3 for N evenly matched players, below 1
+when draws are common. `bench/rating_calibration.py` checks the coverage of the truth and the scale's slope.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+ELO_PER_NAT = 400.0 / math.log(10.0)
+PRIOR_SD = 400.0   # Elo; a new bot's interval is about ±1.96 × 400
+Z95 = 1.959963984540054
+
+
+@dataclass
+class Results:
+    """The finished games of one ladder: for each table size, the bots' ids and finishing ranks seat by seat."""
+
+    tables: dict[int, list[tuple[tuple[int, ...], tuple[int, ...]]]] = field(default_factory=dict)
+
+    def add(self, bots: Sequence[int], ranks: Sequence[int]) -> None:
+        """One game. Ranks: 1 is best, equal ranks tie. A bot can't sit twice at one table."""
+        if len(bots) != len(ranks):
+            raise ValueError("one rank per seat")
+        if len(set(bots)) != len(bots):
+            raise ValueError("a bot can sit only once at a table")
+        if len(bots) >= 2:
+            self.tables.setdefault(len(bots), []).append((tuple(bots), tuple(ranks)))
+
+    def bots(self) -> set[int]:
+        return {b for games in self.tables.values() for bots, _ in games for b in bots}
+
+    def __len__(self) -> int:
+        return sum(len(g) for g in self.tables.values())
+
+
+@dataclass(frozen=True)
+class Fit:
+    """Ratings on the Elo scale (their mean is `centre`), the half-width of their 95% interval, and the fit's
+    dispersion φ. `interval[b]` is 1.96 standard errors of b's rating relative to the ladder's average."""
+
+    rating: dict[int, float]
+    interval: dict[int, float]
+    dispersion: float
+    games: int
+
+    def low(self, bot: int) -> float:
+        return self.rating[bot] - self.interval[bot]
+
+    def high(self, bot: int) -> float:
+        return self.rating[bot] + self.interval[bot]
+
+
+def _comparisons(results: Results, index: dict[int, int]) -> tuple:
+    """Every pair of seats aggregated by pair of bots: (i, j, n, wins of i), i < j as indices; and the tables as
+    index/rank arrays per table size (for the dispersion)."""
+    n = len(index)
+    keys, scores, tables = [], [], []
+    for size, games in results.tables.items():
+        idx = np.array([[index[b] for b in bots] for bots, _ in games], dtype=np.int64)
+        ranks = np.array([ranks for _, ranks in games], dtype=np.float64)
+        tables.append((idx, ranks))
+        for a in range(size):
+            for b in range(a + 1, size):
+                ia, ib = idx[:, a], idx[:, b]
+                s = np.where(ranks[:, a] < ranks[:, b], 1.0, np.where(ranks[:, a] == ranks[:, b], 0.5, 0.0))
+                swap = ia > ib
+                i, j = np.where(swap, ib, ia), np.where(swap, ia, ib)
+                keys.append(i * n + j)
+                scores.append(np.where(swap, 1.0 - s, s))
+    if not keys:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, np.zeros(0), np.zeros(0), tables
+    key, s = np.concatenate(keys), np.concatenate(scores)
+    unique, inverse = np.unique(key, return_inverse=True)
+    count = np.bincount(inverse).astype(np.float64)
+    wins = np.bincount(inverse, weights=s)
+    return unique // n, unique % n, count, wins, tables
+
+
+def fit(results: Results, bots: Iterable[int] = (), *, centre: float = 1500.0, prior_sd: float = PRIOR_SD,
+        start: dict[int, float] | None = None, tolerance: float = 1e-7, max_steps: int = 100) -> Fit:
+    """Fit the ratings of `bots` and of every bot in `results` (see the module's docstring).
+
+    `start`: earlier ratings (Elo scale, around `centre`) to start Newton's method from; the answer does not
+    depend on it, only the number of steps does."""
+    ids = sorted(set(bots) | results.bots())
+    if not ids:
+        return Fit({}, {}, 1.0, 0)
+    index = {b: k for k, b in enumerate(ids)}
+    n = len(ids)
+    i, j, count, wins, tables = _comparisons(results, index)
+    precision = (ELO_PER_NAT / prior_sd) ** 2      # prior precision in natural units
+    theta = np.zeros(n)
+    if start:
+        theta = np.array([(start.get(b, centre) - centre) / ELO_PER_NAT for b in ids])
+        theta -= theta.mean()
+
+    def information(theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Gradient of the penalised log-likelihood and its Fisher information (a weighted graph Laplacian)."""
+        p = 1.0 / (1.0 + np.exp(theta[j] - theta[i]))
+        resid = wins - count * p
+        grad = np.bincount(i, resid, n) - np.bincount(j, resid, n) - precision * theta
+        w = count * p * (1.0 - p)
+        info = np.zeros((n, n))
+        np.add.at(info, (i, j), -w)
+        np.add.at(info, (j, i), -w)
+        info[np.diag_indices(n)] = np.bincount(i, w, n) + np.bincount(j, w, n)
+        return grad, info
+
+    eye = precision * np.eye(n)
+    for _ in range(max_steps):
+        grad, info = information(theta)
+        step = np.linalg.solve(info + eye, grad)
+        biggest = np.abs(step).max()
+        if biggest > 2.0:  # Newton from far away can overshoot a logistic; the objective is concave, so a cap is enough
+            step *= 2.0 / biggest
+        theta += step
+        if biggest < tolerance:
+            break
+    grad, info = information(theta)
+    dispersion = _dispersion(theta, tables)
+    # Var(θi − mean θ), the diagonal of P·C·P with C = (A + λI)⁻¹, A = info/φ, λ = prior precision and
+    # P = I − 11ᵀ/n: the prior's uncertainty about the whole ladder's level widens nobody's interval. The
+    # Laplacian A has A·1 = 0, so with M = A + λI + 11ᵀ/n (1 is then an eigenvector of eigenvalue λ + 1),
+    # P·C·P = M⁻¹ − 11ᵀ/(n(λ + 1)); M is as well conditioned as the data, however wide the prior.
+    m = info / dispersion + eye + 1.0 / n
+    var = np.maximum(np.diag(np.linalg.inv(m)) - 1.0 / (n * (precision + 1.0)), 0.0)
+    rating = centre + ELO_PER_NAT * (theta - theta.mean())
+    half = Z95 * ELO_PER_NAT * np.sqrt(var)
+    return Fit({b: float(rating[k]) for b, k in index.items()}, {b: float(half[k]) for b, k in index.items()},
+               dispersion, len(results))
+
+
+def _dispersion(theta: np.ndarray, tables: list[tuple[np.ndarray, np.ndarray]]) -> float:
+    """φ = Σ over seats of (score − expected)² / Σ expected variance, a seat's score being its pairwise wins
+    at the table (see the module's docstring). 1 without games."""
+    observed = expected = 0.0
+    for idx, ranks in tables:
+        t = theta[idx]                                             # games × seats
+        p = 1.0 / (1.0 + np.exp(t[:, None, :] - t[:, :, None]))    # p[g, a, b] = P(a beats b)
+        s = np.where(ranks[:, :, None] < ranks[:, None, :], 1.0,
+                     np.where(ranks[:, :, None] == ranks[:, None, :], 0.5, 0.0))
+        off = ~np.eye(idx.shape[1], dtype=bool)
+        u = ((s - p) * off).sum(axis=2)                            # the diagonal is ½ − ½ anyway
+        observed += float((u ** 2).sum())
+        expected += float((p * (1.0 - p) * off).sum())
+    return observed / expected if expected > 0 else 1.0

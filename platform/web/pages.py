@@ -1,0 +1,190 @@
+"""The pages a visitor looks for beyond the home page: every match (filtered, paginated), the ladders, one page
+per game (its rules summary from RULES.md and its ladders), a user's bots, and the favicon.
+
+Filters come from the query string and are hostile input: a value that is not one of the known choices (or not
+a number where a number is needed) answers 400 with the reason, never a 500 or a silently ignored filter."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlencode
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Prefetch
+from django.http import FileResponse, Http404
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_GET
+
+from arena import games as game_registry
+from botregistry.models import Bot
+from ladders.models import Ladder, Rating
+from matches.models import Match, Participant
+from tournaments.models import Tournament
+
+STATIC = Path(__file__).resolve().parent / "static" / "web"
+MATCHES_PER_PAGE = 50
+
+
+class ListPage:
+    """One page of a list without counting the whole list (a COUNT over 100,000 matches costs more than the
+    page): it reads one row more than it shows to know whether there is a next page."""
+
+    def __init__(self, qs, number: str | None, size: int):
+        try:
+            self.number = max(1, min(MAX_PAGE, int(number or 1)))
+        except ValueError:
+            self.number = 1
+        rows = list(qs[(self.number - 1) * size:self.number * size + 1])
+        self.object_list = rows[:size]
+        self.has_next = len(rows) > size
+        self.has_previous = self.number > 1
+        self.next_page_number = self.number + 1
+        self.previous_page_number = self.number - 1
+
+    def __iter__(self):
+        return iter(self.object_list)
+
+
+#: the deepest page the match list serves (an OFFSET is a scan; filters reach older matches faster)
+MAX_PAGE = 5000
+
+
+class BadFilter(ValueError):
+    """A query-string filter the page cannot apply (the message says why)."""
+
+
+def _int_param(request, name: str) -> int | None:
+    raw = request.GET.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise BadFilter(f"{name} must be a number, not {raw[:40]!r}") from None
+    if not 0 < value < 2**63:
+        raise BadFilter(f"{name} {value} is out of range")
+    return value
+
+
+def _choice_param(request, name: str, choices: list[str]) -> str | None:
+    raw = request.GET.get(name, "").strip()
+    if not raw:
+        return None
+    if raw not in choices:
+        raise BadFilter(f"{name} must be one of {', '.join(choices)}, not {raw[:40]!r}")
+    return raw
+
+
+def match_filters(request) -> dict:
+    """The match list's filters as given (validated): game, ladder (slug), bot (id), status, kind, tournament."""
+    f = {
+        "game": _choice_param(request, "game", game_registry.names()),
+        "ladder": request.GET.get("ladder", "").strip() or None,
+        "bot": _int_param(request, "bot"),
+        "status": _choice_param(request, "status", list(Match.Status.values)),
+        "kind": _choice_param(request, "kind", list(Match.Kind.values)),
+        "tournament": _int_param(request, "tournament"),
+    }
+    if f["ladder"] and not Ladder.objects.filter(slug=f["ladder"]).exists():
+        raise BadFilter(f"there is no ladder {f['ladder'][:64]!r}")
+    if f["tournament"] and not Tournament.objects.filter(pk=f["tournament"]).exists():
+        raise BadFilter(f"there is no tournament {f['tournament']}")
+    return f
+
+
+def match_list(request):
+    try:
+        f = match_filters(request)
+    except BadFilter as exc:
+        return render(request, "web/matches.html", {"error": str(exc), **_match_form_context({})}, status=400)
+    qs = Match.objects.all()
+    if f["game"]:
+        qs = qs.filter(game=f["game"])
+    if f["ladder"]:
+        qs = qs.filter(ladder__slug=f["ladder"])
+    if f["bot"]:
+        qs = qs.filter(pk__in=Participant.objects.filter(bot_id=f["bot"]).values("match_id"))
+    if f["status"]:
+        qs = qs.filter(status=f["status"])
+    if f["kind"]:
+        qs = qs.filter(kind=f["kind"])
+    if f["tournament"]:
+        qs = qs.filter(tournament_game__round__tournament_id=f["tournament"])
+    qs = qs.order_by("-id").prefetch_related(
+        Prefetch("participants", queryset=Participant.objects.select_related("bot").order_by("seat")))
+    page = ListPage(qs, request.GET.get("page"), MATCHES_PER_PAGE)
+    query = urlencode({k: v for k, v in f.items() if v})
+    bot = Bot.objects.filter(pk=f["bot"]).first() if f["bot"] else None
+    return render(request, "web/matches.html", {
+        "page": page, "per_page": MATCHES_PER_PAGE, "filters": f, "extra": f"&{query}" if query else "", "filter_bot": bot,
+        **_match_form_context(f)})
+
+
+def _match_form_context(f: dict) -> dict:
+    return {"filters": f, "games": game_registry.names(), "ladders": Ladder.objects.order_by("name"),
+            "statuses": Match.Status.choices, "kinds": Match.Kind.choices,
+            "tournament_choices": Tournament.objects.order_by("-starts_at")[:100]}
+
+
+def ladder_list(request):
+    ladders = (Ladder.objects.annotate(bots=Count("ratings"))
+               .order_by("-active", "game", "players", "name"))
+    return render(request, "web/ladders.html", {"ladders": ladders})
+
+
+def rules_text(game: str) -> tuple[str, str]:
+    """(summary, full text) of the game's RULES.md: the summary is the text before its first section."""
+    path = Path(game_registry.__file__).resolve().parent / game / "RULES.md"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return "", ""
+    lines = text.splitlines()
+    body = lines[1:] if lines and lines[0].startswith("# ") else lines
+    summary: list[str] = []
+    for line in body:
+        if line.startswith("## "):
+            break
+        summary.append(line)
+    return "\n".join(summary).strip(), text
+
+
+def game_page(request, name: str):
+    if name not in game_registry.names():
+        raise Http404(f"no game {name!r}")
+    game = game_registry.game_class(name)
+    summary, full = rules_text(name)
+    ladders = Ladder.objects.filter(game=name).annotate(bots=Count("ratings")).order_by("-active", "players")
+    bots = Bot.objects.filter(game=name).count()
+    recent = (Match.objects.filter(game=name, status=Match.Status.FINISHED).order_by("-id")
+              .prefetch_related(Prefetch("participants",
+                                         queryset=Participant.objects.select_related("bot").order_by("seat")))[:10])
+    return render(request, "web/game.html", {
+        "name": name, "game": {"min_players": game.min_players, "max_players": game.max_players,
+                               "engine_version": game.engine_version}, "summary": summary, "rules": full, "ladders": ladders, "bots": bots,
+        "recent": recent, "players": range(game.min_players, game.max_players + 1)})
+
+
+def user_page(request, username: str):
+    user = get_object_or_404(get_user_model(), username=username, is_active=True)
+    bots = list(Bot.objects.filter(owner=user).select_related("active_version")
+                .annotate(matches=Count("participations")).order_by("game", "name"))
+    ratings = Rating.objects.filter(bot__owner=user).select_related("ladder", "bot").order_by("-rating")
+    by_bot: dict[int, list] = {}
+    for r in ratings:
+        by_bot.setdefault(r.bot_id, []).append(r)
+    for b in bots:
+        b.ladder_ratings = by_bot.get(b.pk, [])
+    recent = (Match.objects.filter(pk__in=Participant.objects.filter(bot__owner=user).values("match_id"))
+              .order_by("-id").prefetch_related(
+                  Prefetch("participants", queryset=Participant.objects.select_related("bot").order_by("seat")))[:10])
+    return render(request, "web/user.html", {"owner": user, "bots": bots, "recent": recent,
+                                             "is_self": request.user.is_authenticated and request.user.pk == user.pk})
+
+
+@require_GET
+@cache_control(public=True, max_age=86400)
+def favicon(request):
+    return FileResponse(open(STATIC / "favicon.svg", "rb"), content_type="image/svg+xml")
+

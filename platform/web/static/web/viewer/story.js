@@ -1,0 +1,153 @@
+// The story around the board: the narrated event log, the score-over-time chart, the timeline markers under the
+// slider and the end screen. Everything is drawn from `payload.story` (arena.narration, computed server-side
+// from the same view's frames, so it never says more than the view shows).
+
+import { clear, h, s, SEAT_COLOURS, title } from "./svg.js";
+
+const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
+const signed = (x) => (x > 0 ? "+" : "") + fmt(x);
+
+// ------------------------------------------------------------------------------------------------- event log
+export function buildLog(list, story, names, jump) {
+  clear(list);
+  story.turns.forEach((t, i) => {
+    const li = h("li", { "data-turn": i, class: (t.fault ? "fault " : "") + (t.scoring ? "scoring" : "") });
+    const btn = h("button", { type: "button", class: "log-line", "data-jump": i },
+      h("span", { class: "log-n" }, String(i)), " ", t.text);
+    li.append(btn);
+    const notes = [...t.lines];
+    for (const d of t.deltas) {
+      notes.push(`${names[d.seat] || "seat " + (d.seat + 1)} ${signed(d.delta)}${d.cause ? " (" + d.cause + ")" : ""}`);
+    }
+    if (t.scoring) notes.unshift(`Scoring: ${t.scoring}`);
+    if (notes.length) li.append(h("ul", { class: "log-notes" }, notes.map((n) => h("li", {}, n))));
+    list.append(li);
+  });
+  list.onclick = (ev) => {
+    const b = ev.target.closest("[data-jump]");
+    if (b) jump(parseInt(b.dataset.jump, 10));
+  };
+}
+
+export function followLog(list, index) {
+  const old = list.querySelector("li.current");
+  if (old) { old.classList.remove("current"); old.querySelector(".log-line").removeAttribute("aria-current"); }
+  const li = list.querySelector(`li[data-turn="${index}"]`);
+  if (!li) return;
+  li.classList.add("current");
+  li.querySelector(".log-line").setAttribute("aria-current", "step");
+  // keep the current line in view inside the log box only (never scroll the page)
+  const top = li.offsetTop; // the list is positioned (viewer.css), so this is relative to it
+  if (top < list.scrollTop || top + li.offsetHeight > list.scrollTop + list.clientHeight) {
+    // a third of the way down, or at the top when the line (with its notes) is taller than that leaves room for
+    list.scrollTop = Math.max(0, li.offsetHeight > (list.clientHeight * 2) / 3 ? top : top - list.clientHeight / 3);
+  }
+}
+
+// ----------------------------------------------------------------------------------------------- score chart
+const W = 640;
+const H = 200;
+const PAD = { l: 40, r: 12, t: 12, b: 28 };
+
+export function buildChart(svg, story, names, jump) {
+  clear(svg);
+  const n = story.scores.length;
+  const seats = Math.max(0, ...story.scores.map((r) => r.length));
+  const all = story.scores.flat();
+  const lo = Math.min(0, ...all);
+  const hi = Math.max(10, ...all);
+  const x = (i) => PAD.l + ((W - PAD.l - PAD.r) * i) / Math.max(1, n - 1);
+  const y = (v) => PAD.t + (H - PAD.t - PAD.b) * (1 - (v - lo) / (hi - lo));
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.append(title(`Score of each seat by turn, ${n - 1} turns; final: ` +
+    names.slice(0, seats).map((nm, k) => `${nm} ${fmt(story.scores[n - 1][k] ?? 0)}`).join(", ")));
+  for (const frac of [0, 0.5, 1]) {
+    const v = lo + (hi - lo) * frac;
+    svg.append(s("line", { x1: PAD.l, x2: W - PAD.r, y1: y(v), y2: y(v), class: "grid" }));
+    svg.append(s("text", { x: PAD.l - 5, y: y(v) + 4, "text-anchor": "end", class: "axis" }, fmt(Math.round(v))));
+  }
+  svg.append(s("text", { x: PAD.l, y: H - 6, class: "axis" }, "turn 0"));
+  svg.append(s("text", { x: W - PAD.r, y: H - 6, "text-anchor": "end", class: "axis" }, `turn ${n - 1}`));
+  // scoring moments: a dashed line each
+  story.turns.forEach((t, i) => {
+    if (!t.scoring) return;
+    const m = s("line", { x1: x(i), x2: x(i), y1: PAD.t, y2: H - PAD.b, class: "moment", "data-moment": i });
+    m.append(title(`Turn ${i}: ${t.scoring}`));
+    svg.append(m);
+  });
+  for (let k = 0; k < seats; k++) {
+    const pts = story.scores.map((row, i) => `${x(i).toFixed(1)},${y(row[k] ?? 0).toFixed(1)}`).join(" ");
+    const line = s("polyline", { points: pts, fill: "none", stroke: SEAT_COLOURS[k], "stroke-width": 2.5,
+      class: "series", "data-series": k });
+    line.append(title(`${names[k] || "seat " + (k + 1)}: ${fmt(story.scores[n - 1][k] ?? 0)} at the end`));
+    svg.append(line);
+  }
+  const cursor = s("line", { x1: PAD.l, x2: PAD.l, y1: PAD.t, y2: H - PAD.b, class: "cursor", "data-cursor": "" });
+  svg.append(cursor);
+  // a click anywhere on the plot jumps to that turn
+  svg.onclick = (ev) => {
+    const box = svg.getBoundingClientRect();
+    const ux = ((ev.clientX - box.left) / box.width) * W;
+    const i = Math.round(((ux - PAD.l) / (W - PAD.l - PAD.r)) * (n - 1));
+    jump(Math.max(0, Math.min(n - 1, i)));
+  };
+  svg.chartX = x;
+}
+
+export function moveCursor(svg, index) {
+  const c = svg.querySelector("[data-cursor]");
+  if (c && svg.chartX) { c.setAttribute("x1", svg.chartX(index)); c.setAttribute("x2", svg.chartX(index)); }
+}
+
+export function buildLegend(box, names) {
+  clear(box);
+  names.forEach((name, k) => box.append(h("span", { class: "seat-key" },
+    h("span", { class: "seat-dot", style: `background:${SEAT_COLOURS[k]}`, "aria-hidden": "true" }), ` ${name}`), " "));
+}
+
+// ------------------------------------------------------------------------------------------ timeline markers
+export function buildMarkers(box, story, jump) {
+  clear(box);
+  const n = story.turns.length;
+  story.turns.forEach((t, i) => {
+    if (!t.fault && !t.scoring) return;
+    const kind = t.fault ? "fault" : "scoring";
+    const b = h("button", { type: "button", class: `mark mark-${kind}`, "data-jump": i, "data-mark": kind,
+      title: `Turn ${i}: ${t.fault ? "fault (" + t.fault + ")" : t.scoring}`,
+      "aria-label": `Turn ${i}: ${t.fault ? "fault (" + t.fault + ")" : t.scoring}` });
+    b.style.left = `calc(${(100 * i) / Math.max(1, n - 1)}% - 5px)`;
+    box.append(b);
+  });
+  box.onclick = (ev) => {
+    const b = ev.target.closest("[data-jump]");
+    if (b) jump(parseInt(b.dataset.jump, 10));
+  };
+}
+
+// ------------------------------------------------------------------------------------------------ end screen
+export function buildEnd(box, payload, names) {
+  clear(box);
+  const story = payload.story;
+  const result = payload.result || {};
+  const seats = (result.seats || []).slice().sort((a, b) => (a.rank ?? 99) - (b.rank ?? 99) || a.seat - b.seat);
+  const partNames = story.part_names || {};
+  const keys = Object.keys(story.parts[0] || {}).filter((k) => k !== "total");
+  box.append(h("h3", { id: "end-h" }, "End of the game"));
+  const table = h("table", { class: "end-table" });
+  table.append(h("caption", { class: "sr-only" }, "Final ranking and each seat's score by part"));
+  table.append(h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"), h("th", { scope: "col" }, "Seat"),
+    keys.map((k) => h("th", { scope: "col", class: "num" }, partNames[k] || k)), h("th", { scope: "col", class: "num" }, "Total"))));
+  const body = h("tbody");
+  for (const st of seats) {
+    const parts = story.parts[st.seat] || {};
+    const row = h("tr", { "data-seat": st.seat },
+      h("td", { class: "num" }, st.rank != null ? String(st.rank) : "—"),
+      h("td", {}, h("span", { class: "seat-dot", style: `background:${SEAT_COLOURS[st.seat]}`, "aria-hidden": "true" }), " ",
+        names[st.seat] || `seat ${st.seat + 1}`, st.disqualified ? h("span", { class: "bad" }, " disqualified") : null),
+      keys.map((k) => h("td", { class: "num" }, fmt(parts[k] ?? 0))),
+      h("td", { class: "num" }, h("strong", {}, fmt(st.score ?? parts.total ?? 0))));
+    body.append(row);
+  }
+  table.append(body);
+  box.append(h("div", { class: "table-wrap" }, table));
+}

@@ -1,0 +1,116 @@
+"""Template filters of the web pages: machine-readable times and a small, safe Markdown subset (for RULES.md)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from html import escape
+
+from django import template
+from django.utils.safestring import SafeString, mark_safe
+
+register = template.Library()
+
+
+@register.filter
+def isotime(value: dt.datetime | None) -> str:
+    """A valid HTML `<time datetime>` value: UTC, whole seconds, `Z` (`2026-12-01T15:32:06Z`). Django's `|date:'c'`
+    gives microseconds, which the HTML date-time syntax does not allow (1–3 fraction digits only)."""
+    if not value:
+        return ""
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(dt.UTC)
+        return value.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return value.isoformat()
+
+
+def _num(x: float | int | None) -> str:
+    """A score as `floatformat:"-1"` shows it: 12 or 12.5."""
+    if x is None:
+        return ""
+    return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
+
+
+@register.filter
+def match_row(m) -> SafeString:
+    """One row of a match list (web/_match_row.html), rendered in Python: a list page renders 50 of them, and the
+    template engine's per-value lookups and number localisation cost more than the rest of the page."""
+    from django.utils.timesince import timesince
+
+    seats = []
+    for p in m.participants.all():
+        rank = f"{p.rank}. " if p.rank else ""
+        score = f" ({_num(p.score)})" if p.score is not None else ""
+        seats.append(f'<span class="seat-chip{" winner" if p.rank == 1 else ""}">{rank}'
+                     f'<a href="/bots/{int(p.bot_id)}/">{escape(p.bot.name)}</a>{score}</span> ')
+    kind = f' <span class="tag">{escape(m.kind)}</span>' if m.kind != "ladder" else ""
+    players = (m.params or {}).get("players", "") if isinstance(m.params, dict) else ""
+    when = (f'<time datetime="{isotime(m.finished_at)}">{escape(timesince(m.finished_at))} ago</time>'
+            if m.finished_at else "")
+    status = escape(m.status)
+    return mark_safe(
+        f'<tr>\n  <td><a href="/matches/{int(m.pk)}/">#{int(m.pk)}</a></td>\n'
+        f'  <td>{escape(m.game)} {escape(str(players))}p{kind}</td>\n  <td>{"".join(seats)}</td>\n'
+        f'  <td><span class="status status-{status}">{status}</span></td>\n  <td>{when}</td>\n</tr>')
+
+
+_INLINE = [
+    (re.compile(r"`([^`]+)`"), r"<code>\1</code>"),
+    (re.compile(r"\*\*([^*]+)\*\*"), r"<strong>\1</strong>"),
+    (re.compile(r"(?<![\w*])\*([^*\s][^*]*)\*(?!\w)"), r"<em>\1</em>"),
+]
+
+
+def _inline(text: str) -> str:
+    out = escape(text, quote=False)
+    for pattern, repl in _INLINE:
+        out = pattern.sub(repl, out)
+    return out
+
+
+@register.filter
+def markdown_lite(text: str, shift: int = 1) -> SafeString:
+    """Headings (shifted down `shift` levels), paragraphs, bullet lists, tables as preformatted text, inline code
+    and emphasis. Everything is escaped first, so a file can never inject markup."""
+    html: list[str] = []
+    para: list[str] = []
+    items: list[str] = []
+    table: list[str] = []
+
+    def flush() -> None:
+        if para:
+            html.append(f"<p>{_inline(' '.join(para))}</p>")
+            para.clear()
+        if items:
+            html.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in items) + "</ul>")
+            items.clear()
+        if table:
+            html.append(f'<div class="table-wrap"><pre>{escape(chr(10).join(table))}</pre></div>')
+            table.clear()
+
+    for line in (text or "").splitlines():
+        stripped = line.strip()
+        heading = re.match(r"^(#{1,6})\s+(.*)$", stripped)
+        if heading:
+            flush()
+            level = min(6, len(heading.group(1)) + int(shift))
+            html.append(f"<h{level}>{_inline(heading.group(2))}</h{level}>")
+        elif stripped.startswith("|"):
+            if para or items:
+                flush()
+            table.append(stripped)
+        elif stripped.startswith(("- ", "* ")):
+            if para or table:
+                flush()
+            items.append(stripped[2:])
+        elif not stripped:
+            flush()
+        elif items and line.startswith("  "):
+            items[-1] += " " + stripped  # a bullet's continuation line
+        else:
+            if items or table:
+                flush()
+            para.append(stripped)
+    flush()
+    return mark_safe("\n".join(html))
