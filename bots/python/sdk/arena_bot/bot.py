@@ -7,6 +7,7 @@ import os
 import random
 import signal
 import sys
+import traceback
 from concurrent import futures
 from typing import Any
 
@@ -21,6 +22,11 @@ class Bot:
     After StartMatch: `self.game` (e.g. "thebes"), `self.params` (dict, e.g. {"players": 4}), `self.seat`,
     `self.players` (names in seat order), `self.time_control`, and `self.rng`, a `random.Random` seeded by the
     referee's bot seed so a replayed match makes the same choices.
+
+    Debugging: whatever the bot prints (stdout or stderr) is kept by decision and shown to its owner beside the
+    turn in the replay viewer; `self.annotate(text)` inside `decide` attaches a short note (at most 256
+    characters, e.g. the evaluation or plan) to this decision's answer (`DecideResponse.annotation`). An
+    exception in `decide` prints its traceback (to the same log) before the referee counts the fault.
     """
 
     def __init__(self) -> None:
@@ -30,6 +36,12 @@ class Bot:
         self.players: list[str] = []
         self.time_control = None
         self.rng = random.Random(0)
+        self._annotation = ""
+
+    def annotate(self, text: str) -> None:
+        """Attach `text` to the answer of the decision being decided (the last call wins; max 256
+        characters, the referee cuts longer ones)."""
+        self._annotation = str(text)[:256]
 
     def start(self, request: arena_pb2.StartMatchRequest) -> None:
         self.game = request.game
@@ -49,7 +61,9 @@ class Bot:
 
 def observation_dict(request: arena_pb2.DecideRequest) -> dict[str, Any]:
     """The request's observation as a plain dict with the .proto's field names (slower than the message)."""
-    from google.protobuf import json_format  # imported here: it costs ~15 ms of every bot's start
+    from google.protobuf import (
+        json_format,  # imported here: it costs ~15 ms of every bot's start
+    )
 
     which = request.WhichOneof("observation")
     if which is None:
@@ -67,12 +81,22 @@ class _Servicer(arena_pb2_grpc.BotServicer):
         return arena_pb2.StartMatchResponse()
 
     def Decide(self, request, context):
-        choice = self.bot.decide(request)
+        self.bot._annotation = ""
+        try:
+            choice = self.bot.decide(request)
+        except Exception as exc:
+            # gRPC would answer only "Exception calling application: <message>": print where it happened
+            traceback.print_exc()
+            sys.stderr.flush()
+            context.abort(grpc.StatusCode.UNKNOWN,
+                          f"decide raised {type(exc).__name__}: {exc} (the traceback is in the bot's log)"[:500])
+        # set only when given: a bot may bring its own arena.v1 made from an older .proto without the field
+        note = {"annotation": self.bot._annotation} if self.bot._annotation else {}
         if isinstance(choice, str):
-            return arena_pb2.DecideResponse(text=choice)
+            return arena_pb2.DecideResponse(text=choice, **note)
         if isinstance(choice, arena_pb2.LegalAction):
-            return arena_pb2.DecideResponse(index=choice.index)
-        return arena_pb2.DecideResponse(index=int(choice))
+            return arena_pb2.DecideResponse(index=choice.index, **note)
+        return arena_pb2.DecideResponse(index=int(choice), **note)
 
     def EndMatch(self, request, context):
         self.bot.end(request)
