@@ -40,10 +40,9 @@ from arena.v1 import arena_pb2
 
 
 def load_bot_class():
-    spec = importlib.util.spec_from_file_location("mcts_bot", ROOT / "bots/python/mcts-level1/bot.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The search of the built-in bots (`arena_bot.search` of the Python SDK), imported from the checkout."""
+    sys.path.insert(0, str(ROOT / "bots/python/sdk"))
+    return importlib.import_module("arena_bot.search")
 
 
 def play(name: str, players: int, seed: int, search_seat: int, think: float, module, rollout_decisions=None,

@@ -57,10 +57,8 @@ def test_levels_are_one_bot_with_three_budgets():
 
 
 def _bot_module():
-    spec = importlib.util.spec_from_file_location("mcts_bot", ROOT / "bots/python/mcts-level1/bot.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """`arena_bot.search`, the search every level runs (callers put the SDK on sys.path first)."""
+    return importlib.import_module("arena_bot.search")
 
 
 @pytest.mark.parametrize(("decision_ms", "bank_ms"), [(1000, 10_000), (1000, 0), (200, 0), (100, 500), (0, 0)])

@@ -106,7 +106,9 @@ def check_served_safely(port: int, var: Path) -> None:
     deadline = time.monotonic() + 60
     while not _listening_addresses(port) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert _listening_addresses(port) == {"127.0.0.1"}
+    web_log = var / "log" / "web.log"
+    assert _listening_addresses(port) == {"127.0.0.1"}, (
+        web_log.read_text(errors="replace")[-3000:] if web_log.exists() else "no web log")
     if (address := _non_loopback_address()) is not None:
         with pytest.raises(OSError):
             socket.create_connection((address, port), timeout=5).close()

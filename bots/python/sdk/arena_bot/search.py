@@ -1,0 +1,320 @@
+"""A search bot for Thebes and Minos: information-set Monte Carlo tree search over determinizations.
+
+Each iteration samples a full game state consistent with what this seat knows (`arena_bot.forward.Sampler`,
+the referee's own engine), walks one shared tree of action texts from the decision (only the actions legal in
+that sample count as available: SO-ISMCTS, Cowling, Powley & Whitehouse 2012), expands one action, plays the
+sample out with the rollout policy and backs up every seat's reward; each seat chooses in the tree by its own
+reward (max^n). The answer is the most visited root action.
+
+- Candidates and priors: a node considers the `WIDTH` best actions by a heuristic (Thebes offers 50+ digs and
+  trips a turn, too many for a few hundred iterations), with a progressive bias towards the heuristic's
+  favourite that fades as visits accumulate: with little time the bot plays like the heuristic, with more it
+  follows the rollouts. At the decision itself Thebes ranks by the engine's greedy policy on the request's
+  observation (`arena.games.thebes.policies`), deeper by `ThebesRollout`'s estimate read from the state; Minos by
+  the engine's greedy text scores.
+- Rollouts: Thebes plays `ThebesRollout` (points per week, lightly perturbed) to the end of the game (~1 ms);
+  Minos plays the greedy text scores with 30 % random moves for `MINOS_ROLLOUT_DECISIONS` decisions and scores
+  the position by its VP (a whole Minos game is 250+ decisions). Chosen by `bench/search_bots.py --set ...`.
+- Reward: half the seat's place among the competitors ((competitors - rank) / (competitors - 1), Minos solo:
+  beating Rhadamanthus), half its score margin over the best other (tanh of margin / 20), so the search still
+  prefers more points when the ranking looks settled.
+- Time: `--think` seconds of search per decision at most, never more than 75 % of the decision's own time plus
+  a 1/25 share of the bank (`request.time_left`), less a margin for the call itself.
+
+The built-in bots `bots/python/mcts-level1..3` run `main()` with different `--think` (their bot.toml): level 1
+0.1 s, level 2 0.3 s, level 3 1 s. Any Python bot may use it the same way (`from arena_bot.search import main`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+import traceback
+
+from arena_bot import Bot, run
+from arena_bot.forward import Sampler, game_for
+
+EXPLORATION = 0.7
+MARGIN_S = 0.06  # the call, the protobuf conversion and the sandbox's clock: time not spent searching
+BANK_SHARE = 25
+SCORE_WEIGHT = 0.5
+WIDTH = 6
+PRIOR_WEIGHT = 2.0
+MINOS_ROLLOUT_DECISIONS = 40
+GREEDY_RANDOM_SHARE = 0.3
+THEBES_RANDOM_SHARE = 0.0
+ROLLOUT_NOISE = 0.05
+
+
+class ThebesRollout:
+    """A fast greedy for Thebes rollouts, read straight from the engine's state (building an observation per
+    step would cost more than the rest of the rollout): points per week of the action, travel included, as
+    the greedy bot estimates them (exhibitions their points, digs the expected worth of their draws from the
+    bag, cards a fixed worth that fades as the year 1904 nears); retiring only when nothing else is worth
+    anything."""
+
+    def __init__(self):
+        from arena.games.thebes import actions as A
+        from arena.games.thebes import data as T
+        self.A, self.T = A, T
+        worth = {"specialized_knowledge": 1.2, "general_knowledge": 0.8, "rumors": 1.0, "assistant": 1.5,
+                 "shovel": 1.5, "car": 2.0, "zeppelin": 1.0, "special_permission": 0.8}
+        self.card_kind = T.CARD_KIND
+        self.card_worth = []
+        for c in range(T.N_CARDS):
+            kind = T.KIND_NAMES[T.CARD_KIND[c]]
+            if kind.endswith("knowledge"):
+                self.card_worth.append(worth[kind] * T.CARD_VALUE[c])
+            else:
+                self.card_worth.append(float(T.CARD_VALUE[c]) if kind == "exhibition" else worth.get(kind, 0.5))
+        spend = A.F_RUMORS | A.F_ASSISTANT | A.F_SHOVEL | A.F_PERMISSION | A.F_ZEPPELIN
+        # a one-use card spent could have helped later: 0.5 points each, as the greedy bot counts it
+        self.spent_cost = [0.5 * (f & spend).bit_count() for f in range(64)]
+
+    def choose(self, state, legal, rand):
+        best, best_value = legal[-1], 0.0
+        for action, value in zip(legal, self.values(state, legal)):
+            value *= 1 - ROLLOUT_NOISE + 2 * ROLLOUT_NOISE * rand()
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+    def values(self, state, legal) -> list[float]:
+        """Each action's estimated points per week (retiring: 0)."""
+        A, T = self.A, self.T
+        p = state.current_player()
+        late = min(max(T.END_TIME - state.time[p], 1) / 104.0, 1.0)
+        bag_worth = {}
+        out = []
+        for action in legal:
+            kind = action.kind
+            if kind == A.RETIRE:
+                out.append(0.0)
+                continue
+            if kind == A.DIG:
+                site = action.site
+                w = bag_worth.get(site)
+                if w is None:
+                    bag = state.bags[site]
+                    w = bag_worth[site] = (sum(t if t <= 7 else 1 for t in bag) / len(bag)) if bag else 0.0
+                draws = state.dig_draws(p, site, action.weeks, action.flags)
+                gain = draws * w + (1.0 if state.first_dig_bonus >> site & 1 else 0.0)
+                weeks, dest = action.weeks, T.SITE_PLACE[site]
+            elif kind == A.EXCHANGE:
+                gain, weeks, dest = 0.2, state._exchange_weeks(p), T.WARSAW
+            else:
+                c = action.card
+                card_kind = self.card_kind[c]
+                if kind == A.EXHIBIT:
+                    gain = self.card_worth[c]
+                elif card_kind == T.K_CONGRESS:
+                    held = state.congresses[p]
+                    gain = float(T.congress_points(held + 1) - T.congress_points(held))
+                elif (card_kind == T.K_ASSISTANT and state.assistants[p] >= 3
+                      or card_kind == T.K_SHOVEL and state.shovels[p] >= 3 or card_kind == T.K_CAR and state.cars[p]):
+                    gain = 0.0
+                else:
+                    gain = self.card_worth[c] * late
+                weeks, dest = T.CARD_WEEKS[c], T.CARD_CITY[c]
+            gain -= self.spent_cost[action.flags]
+            out.append(gain / (state._trip(p, dest, action.flags) + weeks))
+        return out
+
+
+class Node:
+    __slots__ = ("avail", "children", "totals", "visits")
+
+    def __init__(self, seats: int):
+        self.children: dict[str, Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.totals = [0.0] * seats
+
+
+def rewards(state, seats: int) -> list[float]:
+    """Each seat's reward in [0, 1]: its place among the competitors, and a little for its score margin."""
+    scores = state.scores()
+    opponent_vp = None
+    bot = getattr(state, "bot", None)  # Minos solo: Rhadamanthus' VP is the score to beat
+    if isinstance(bot, dict):
+        opponent_vp = float(bot["vp"])
+    if seats == 1:
+        margin = scores[0] - (opponent_vp or 0.0)
+        win = 1.0 if margin > 0 else 0.0
+        return [(1 - SCORE_WEIGHT) * win + SCORE_WEIGHT * (0.5 + 0.5 * math.tanh(margin / 20))]
+    order = sorted(scores, reverse=True)
+    out = []
+    for s in range(seats):
+        better = sum(1 for x in order if x > scores[s])
+        ties = order.count(scores[s]) - 1
+        place = 1 - (better + ties / 2) / (seats - 1)
+        best_other = max(scores[:s] + scores[s + 1:])
+        out.append((1 - SCORE_WEIGHT) * place + SCORE_WEIGHT * (0.5 + 0.5 * math.tanh((scores[s] - best_other) / 20)))
+    return out
+
+
+class SearchBot(Bot):
+    def __init__(self, think: float, rollout_decisions: int | None = None):
+        super().__init__()
+        self.think = think
+        self.rollout_decisions = rollout_decisions
+        self.iterations = 0  # of the last decision (benchmarks read it)
+        self._greedy = None
+        self._thebes = None
+        self._root = None
+
+    def start(self, request):
+        super().start(request)
+        if self.game == "thebes":
+            self._thebes = ThebesRollout()
+        if self.game == "minos":
+            from arena.games.minos.policies import (
+                GreedyPolicy,  # scores action texts: cheap enough for rollouts
+            )
+            self._greedy = GreedyPolicy()._score
+            if self.rollout_decisions is None:
+                self.rollout_decisions = MINOS_ROLLOUT_DECISIONS
+
+    def budget(self, request) -> float:
+        left = request.time_left
+        allowed = 0.75 * left.decision_ms / 1000 + left.bank_ms / 1000 / BANK_SHARE - MARGIN_S
+        return max(0.005, min(self.think, allowed))
+
+    def decide(self, request):
+        if len(request.legal_actions) == 1:
+            return 0
+        try:
+            return self.search(request)
+        except Exception:  # noqa: BLE001 - a position the forward model cannot rebuild must not cost a fault
+            traceback.print_exc()  # kept in the match log for the bot's owner
+            return 0
+
+    def search(self, request) -> str:
+        started = time.perf_counter()
+        deadline = started + self.budget(request)
+        sampler = Sampler(request, game_for(self.game, self.params) if self.game else None)
+        seats = sampler.game.players
+        root = Node(seats)
+        rng = self.rng
+        self._root = self.root_candidates(sampler)
+        iterations = 0
+        while iterations == 0 or time.perf_counter() < deadline:
+            self.iterate(root, sampler.sample(rng), seats, rng)
+            iterations += 1
+        self.iterations = iterations
+        best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].totals[request.seat]))[0]
+        return best
+
+    def iterate(self, root: Node, state, seats: int, rng: random.Random) -> None:
+        path = [root]
+        node = root
+        while not state.is_terminal():
+            player = state.current_player()
+            if node is root and self._root is not None:
+                everything = state.legal_actions()
+                legal, priors = [everything[i] for i in self._root[0]], self._root[1]
+            else:
+                legal, priors = self.candidates(state)
+            untried = None
+            best, best_value = None, -1.0
+            for action, prior in zip(legal, priors):
+                child = node.children.get(str(action))
+                if child is None:
+                    if untried is None:
+                        untried = action  # the best untried one by the heuristic
+                    continue
+                child.avail += 1
+                visits = child.visits
+                # UCB1 over the times the action was available, plus a progressive bias towards the heuristic
+                # that fades as visits accumulate (Chaslot et al. 2008): with few iterations the search plays
+                # like the heuristic, with many like the rollouts' verdict
+                value = (child.totals[player] / visits + EXPLORATION * math.sqrt(math.log(child.avail) / visits)
+                         + PRIOR_WEIGHT * prior / (visits + 1))
+                if value > best_value:
+                    best, best_value = action, value
+            if untried is not None:
+                action = untried
+                child = node.children[str(action)] = Node(seats)
+                child.avail = 1
+                state.apply(action)
+                path.append(child)
+                break
+            state.apply(best)
+            node = node.children[str(best)]
+            path.append(node)
+        self.rollout(state, rng)
+        reward = rewards(state, seats)
+        for n in path:
+            n.visits += 1
+            totals = n.totals
+            for s in range(seats):
+                totals[s] += reward[s]
+
+    def root_candidates(self, sampler) -> tuple[list[int], list[float]] | None:
+        """At the decision itself: the `WIDTH` best legal actions (their indices) with priors, ranked by the
+        engine's greedy policy on the request's observation (Thebes: better informed than the rollout heuristic,
+        and affordable once a decision). Every sample has the request's legal actions, in its order."""
+        if self.game != "thebes":
+            return None
+        from arena.games.thebes.policies import GreedyPolicy
+        obs = sampler.observation
+        me = obs["seats"][obs["current_player"]]
+        state = sampler.sample(random.Random(0))
+        legal = state.legal_actions()
+        values = [GreedyPolicy().value(obs, me, a.to_dict()) for a in legal]
+        order = sorted(range(len(legal)), key=lambda i: -values[i])[:WIDTH]
+        top, low = values[order[0]], values[order[-1]]
+        span = top - low
+        return order, [(values[i] - low) / span if span > 0 else 1.0 for i in order]
+
+    def candidates(self, state) -> tuple[list, list[float]]:
+        """The actions the tree considers, best first by the rollout heuristic, with their prior in [0, 1]
+        (the heuristic's value scaled to the best one): the `WIDTH` best, since Thebes offers 50+ digs and trips
+        a turn and a few hundred iterations cannot tell them apart, while the heuristic ranks them well."""
+        legal = state.legal_actions()
+        if self._thebes is not None:
+            values = self._thebes.values(state, legal)
+        elif self._greedy is not None:
+            values = [self._greedy(str(a)) for a in legal]
+        else:
+            return legal, [0.0] * len(legal)
+        order = sorted(range(len(legal)), key=lambda i: -values[i])[:WIDTH]
+        top, low = values[order[0]], values[order[-1]]
+        span = top - low
+        return [legal[i] for i in order], [(values[i] - low) / span if span > 0 else 1.0 for i in order]
+
+    def rollout(self, state, rng: random.Random) -> None:
+        limit = self.rollout_decisions
+        greedy = self._greedy
+        thebes = self._thebes
+        play = getattr(state, "step", None) or state.apply  # Thebes' step() skips building the events
+        rand = rng.random
+        k = 0
+        while not state.is_terminal():
+            if limit is not None and k >= limit:
+                return
+            legal = state.legal_actions()
+            if thebes is not None:
+                action = thebes.choose(state, legal, rand) if rand() >= THEBES_RANDOM_SHARE else \
+                    legal[int(rand() * len(legal))]
+            elif greedy is not None and rand() >= GREEDY_RANDOM_SHARE:
+                values = [greedy(str(a)) for a in legal]
+                top = max(values)
+                action = legal[rng.choice([i for i, v in enumerate(values) if v == top])]
+            else:
+                action = legal[int(rand() * len(legal))]  # random() is ~3x cheaper than randrange()
+            play(action)
+            k += 1
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--think", type=float, default=0.1, help="seconds of search per decision at most")
+    args = parser.parse_args()
+    run(SearchBot(args.think))
+
+
+if __name__ == "__main__":
+    main()
