@@ -69,10 +69,14 @@ def write(path: str | os.PathLike, doc: dict[str, Any]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".part")
     data = gzip.compress(json.dumps(doc, separators=(",", ":"), sort_keys=True).encode(), mtime=0)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:  # a full or failing disk: no `.part` left behind
+        tmp.unlink(missing_ok=True)
+        raise
     return path
 
 

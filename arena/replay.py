@@ -88,16 +88,25 @@ def of_played(game: Game, seed: int, state: State, decisions: list[dict[str, Any
 
 
 def write(path: str | os.PathLike[str], replay: dict[str, Any]) -> Path:
-    """Write atomically (a reader never sees half a file). Returns the path."""
+    """Write atomically (a reader never sees half a file). Returns the path. On an error (a full or failing
+    disk) the `.part` file is removed and the error raised."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".part")
-    data = json.dumps(replay, separators=(",", ":"), sort_keys=True).encode()
-    # mtime=0: the same match gives the same bytes
-    with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as gz:
-        gz.write(data)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as raw:
+            raw.write(to_bytes(replay))
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     return path
+
+
+def to_bytes(replay: dict[str, Any]) -> bytes:
+    """The replay file's bytes: gzipped canonical JSON, mtime 0, so the same match gives the same bytes."""
+    data = json.dumps(replay, separators=(",", ":"), sort_keys=True).encode()
+    return gzip.compress(data, mtime=0)
 
 
 def load(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -28,6 +28,7 @@ referee applies it without calling the bot, so it costs the bot no time and cann
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import time
@@ -48,6 +49,8 @@ from arena.match.ranking import final_ranks
 from arena.match.types import BotSpec, Fault, FaultKind, MatchResult, SeatResult, TimeControl
 from arena.sandbox.limits import SandboxLimits
 from arena.sandbox.output import Segment
+
+_log = logging.getLogger("arena.match")
 
 #: How long EndMatch may take; its answer changes nothing.
 END_MATCH_S = 0.5
@@ -408,12 +411,19 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
         replay = replays.build(g, seed, [{"seat": s.index, "name": s.result.name, "sha256": s.result.sha256}
                                          for s in seats], decisions, result, tc.to_dict(),
                                 bot_seed_key=key)
-        replays.write(path, replay)
-        result.replay_path = str(path)
+        try:
+            replays.write(path, replay)
+            result.replay_path = str(path)
+        except OSError as exc:  # a full or failing disk must not throw the played match away
+            _log.warning("the replay could not be written to %s (%s): kept on the result", path, exc)
+            result.unwritten_replay = replay
     if logs_path is None and path is not None:
         logs_path = botlogs.logs_path(path)
     if logs_path is not None:
-        botlogs.write(logs_path, botlogs.document([s.logs() for s in seats]))
+        try:
+            botlogs.write(logs_path, botlogs.document([s.logs() for s in seats]))
+        except OSError as exc:  # the bots' own output is not worth the result
+            _log.warning("the bots' logs could not be written to %s: %s", logs_path, exc)
     return result
 
 

@@ -7,6 +7,7 @@ This module is light (no referee, sandbox or gRPC): the platform and `arena.repl
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
@@ -118,12 +119,15 @@ class MatchResult:
     engine_version: str
     seats: list[SeatResult]
     replay_path: str | None = None
+    # The replay document when it could not be written to `replay_path` (a full or failing disk): the caller
+    # keeps it to write later (the platform stores it with the result). Not part of the JSON form.
+    unwritten_replay: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form: plain dicts, lists, strings and numbers (fault kinds as their values)."""
-        data = asdict(self)
-        data["seats"] = [s.to_json() for s in self.seats]
-        return data
+        return {"game": self.game, "params": copy.deepcopy(self.params), "seed": self.seed,
+                "engine_version": self.engine_version, "seats": [s.to_json() for s in self.seats],
+                "replay_path": self.replay_path}
 
     to_dict = to_json  # the name it had first
 

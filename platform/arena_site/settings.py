@@ -110,6 +110,7 @@ INSTALLED_APPS = [
     "tournaments",
     "web",
     "versiontests",
+    "notifications",  # above matches, tournaments and version tests: it listens to their signals
 ]  # the order of the apps' dependencies is another: platform/README.md, "Dependency order"
 
 MIDDLEWARE = [
@@ -231,14 +232,18 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Redis redelivers an unacknowledged task after this many seconds (a worker killed outright): longer than a match.
+# Redis hands an unacknowledged task back to the queue after this many seconds (a worker killed outright). No
+# match waits on it: beat re-sends a dead worker's match within seconds (`matches.services.recover_stale`), and
+# the dead worker's message, when it comes back, is a duplicate that `claim` answers with "nothing to do". It
+# stays an hour because Redis also redelivers a task waiting on a countdown longer than this (Celery's documented
+# caveat): the webhook retries (notifications) wait up to an hour, and would be sent twice.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": _env_int("ARENA_VISIBILITY_TIMEOUT", 3600)}
 CELERY_BEAT_SCHEDULE = {
     # `expires`: a worker busy with long matches skips the ticks it missed instead of running them all later.
     "matchmake": {"task": "matchmaking.tasks.matchmake", "schedule": _env_float("ARENA_MATCHMAKE_EVERY", 5.0),
                   "options": {"expires": 30}},
     "recover-stale-matches": {"task": "matches.tasks.recover_stale_matches",
-                              "schedule": _env_float("ARENA_RECOVER_EVERY", 15.0), "options": {"expires": 60}},
+                              "schedule": _env_float("ARENA_RECOVER_EVERY", 5.0), "options": {"expires": 30}},
     # the leaderboard's fitted ratings (matches.ratings, ladders.rating_fit); a ladder without new results is skipped
     "refit-ratings": {"task": "matches.tasks.refit_ratings", "schedule": _env_float("ARENA_REFIT_EVERY", 60.0),
                       "options": {"expires": 120}},
@@ -281,11 +286,50 @@ ARENA_MATCHMAKING = {
 ARENA_SUSPENSION = {"window": 10, "min_matches": 5, "fault_share": 0.5}
 ARENA_CHALLENGES_PER_DAY = _env_int("ARENA_CHALLENGES_PER_DAY", 20)
 ARENA_MATCH_MAX_ATTEMPTS = 3
-ARENA_HEARTBEAT_SECONDS = _env_float("ARENA_HEARTBEAT_SECONDS", 5.0)
-# A running match whose worker has not written a heartbeat for this long is considered lost and re-queued.
-ARENA_STALE_AFTER_SECONDS = _env_float("ARENA_STALE_AFTER_SECONDS", 60.0)
+ARENA_HEARTBEAT_SECONDS = _env_float("ARENA_HEARTBEAT_SECONDS", 2.0)
+# A running match whose worker has not written a heartbeat for this long (5 missed beats) is considered lost and
+# re-sent by the recovery beat (every ARENA_RECOVER_EVERY s): a killed worker's match runs again within
+# stale + recover ≈ 15 s of the kill (platform/README.md, "Faults"). A worker frozen longer than this loses its
+# match to the re-run, and its late result is discarded (matches.services.record_result).
+ARENA_STALE_AFTER_SECONDS = _env_float("ARENA_STALE_AFTER_SECONDS", 10.0)
+# A queued match whose task was sent this long ago is sent again (its message may have been lost with a broker
+# restart; if it was only waiting behind others, the duplicate is harmless).
+ARENA_RESEND_QUEUED_AFTER_SECONDS = _env_float("ARENA_RESEND_QUEUED_AFTER_SECONDS", 90.0)
+# ... and after only this long when the broker's queue holds no waiting message (so it was not waiting its turn).
+ARENA_LOST_MESSAGE_SECONDS = _env_float("ARENA_LOST_MESSAGE_SECONDS", 15.0)
+# Ladder matchmaking pauses while the storage folder has less free space than this (matches.storage).
+ARENA_STORAGE_MIN_FREE_MB = _env_int("ARENA_STORAGE_MIN_FREE_MB", 1024)
 # How often the live pages (leaderboards, home, running tournaments) fetch their changing part again.
 ARENA_LIVE_SECONDS = _env_int("ARENA_LIVE_SECONDS", 15)
+
+# --- Notifications (platform/notifications) ---------------------------------------------------------------------
+# Email: on embedded defaults every message is a file under var/mail/ (nothing leaves the machine; `up` says so);
+# a deployment sends through SMTP: ARENA_EMAIL_HOST, ARENA_EMAIL_PORT, ARENA_EMAIL_USER, ARENA_EMAIL_PASSWORD,
+# ARENA_EMAIL_TLS (STARTTLS) or ARENA_EMAIL_SSL, ARENA_EMAIL_FROM. ARENA_EMAIL_BACKEND overrides either.
+if ARENA_EMBEDDED:
+    EMAIL_BACKEND = os.environ.get("ARENA_EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")
+else:
+    EMAIL_BACKEND = os.environ.get("ARENA_EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_FILE_PATH = str(VAR_DIR / "mail")
+EMAIL_HOST = os.environ.get("ARENA_EMAIL_HOST", "localhost")
+EMAIL_PORT = _env_int("ARENA_EMAIL_PORT", 25)
+EMAIL_HOST_USER = os.environ.get("ARENA_EMAIL_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("ARENA_EMAIL_PASSWORD", "")
+EMAIL_USE_TLS = os.environ.get("ARENA_EMAIL_TLS", "0") == "1"
+EMAIL_USE_SSL = os.environ.get("ARENA_EMAIL_SSL", "0") == "1"
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = os.environ.get("ARENA_EMAIL_FROM", "arena@localhost")
+# The links in emails and webhook bodies start with this (e.g. https://arena.example.org).
+ARENA_SITE_URL = os.environ.get("ARENA_SITE_URL") or (
+    f"http://{os.environ.get('ARENA_BIND', '127.0.0.1:8000')}" if ARENA_EMBEDDED
+    else f"https://{next((h for h in ALLOWED_HOSTS if h not in ('*', '')), 'localhost').lstrip('.')}")
+ARENA_WEBHOOK = {
+    "timeout": _env_float("ARENA_WEBHOOK_TIMEOUT", 5.0),    # seconds a try may take in all (then it failed)
+    "retries": _env_int("ARENA_WEBHOOK_RETRIES", 5),        # tries after the first (5xx, 408, 429, network)
+    "backoff": _env_float("ARENA_WEBHOOK_BACKOFF", 30.0),   # seconds before the first retry, doubling (≤ 1 hour)
+    # loopback/private/link-local targets: refused (server-side request forgery) unless this is set
+    "allow_private": os.environ.get("ARENA_WEBHOOK_ALLOW_PRIVATE", "0") == "1",
+}
 
 LOGGING = {
     "version": 1,

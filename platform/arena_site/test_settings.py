@@ -20,6 +20,10 @@ os.environ.setdefault("ARENA_STORAGE_DIR", tempfile.mkdtemp(prefix="arena-test-s
 # source), and plain HTTP, as the test client and the live server speak it.
 os.environ.setdefault("ARENA_SECRET_KEY", secrets.token_urlsafe(50))
 os.environ.setdefault("ARENA_HTTPS", "0")
+# Notifications: the tests' webhook receivers listen on 127.0.0.1 (the SSRF tests turn this off in-process), and
+# retries come fast; the worker inherits both.
+os.environ.setdefault("ARENA_WEBHOOK_ALLOW_PRIVATE", "1")
+os.environ.setdefault("ARENA_WEBHOOK_BACKOFF", "0.2")
 
 from arena_site.settings import *  # noqa: E402,F401,F403
 from arena_site.settings import REST_FRAMEWORK  # noqa: E402
@@ -35,3 +39,5 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = dict.fromkeys(REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {}), "100000/hour")
 # Throttle counters in this process only: parallel test runs share one Redis and one client address.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Email in memory (django.core.mail.outbox), in the test process and the worker alike: never an SMTP server.
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"

@@ -13,5 +13,6 @@ urlpatterns = [
     path("api/", include("api.urls")),
     path("api/", include("tournaments.urls")),  # /api/tournaments/
     path("api/", include("versiontests.urls")),  # /api/version-tests/
+    path("api/", include("notifications.urls")),  # /api/auth/me/notifications/
     path("", include("web.urls")),
 ]

@@ -23,7 +23,7 @@ from django.utils import timezone
 from arena_site.sandbox_mode import sandbox_enabled, untrusted_refusal
 from botregistry.archive import ArchiveError, unpack
 from botregistry.models import Bot, BotVersion
-from botregistry.signals import active_version_changed, version_ready
+from botregistry.signals import active_version_changed, version_failed, version_ready
 
 log = logging.getLogger("arena.platform")
 
@@ -176,9 +176,10 @@ def failed_transiently(version: BotVersion) -> bool:
     """Whether the version failed for a reason that may not hold next time (its build ran out of time, which a
     warmer build cache may not; the server could not validate), so validating the same bytes again makes sense."""
     from arena.botcheck import BUILD_TIMED_OUT
-    from botregistry.tasks import HOST_TROUBLE
+    from botregistry.tasks import HOST_TROUBLE, HOST_TROUBLE_BEFORE
 
-    return version.status == BotVersion.Status.FAILED and version.status_reason in (BUILD_TIMED_OUT, HOST_TROUBLE)
+    return version.status == BotVersion.Status.FAILED and version.status_reason in (
+        BUILD_TIMED_OUT, HOST_TROUBLE, HOST_TROUBLE_BEFORE)
 
 
 def revalidate(version: BotVersion) -> BotVersion:
@@ -214,6 +215,9 @@ def mark_validated(version: BotVersion, ok: bool, reason: str, log_text: str) ->
         if ok:
             activate_newest(version.bot)
             version_ready.send(sender=BotVersion, version=version)
+        else:
+            version_id = version.pk
+            transaction.on_commit(lambda: version_failed.send_robust(sender=BotVersion, version_id=version_id))
 
 
 def activate_newest(bot: Bot) -> None:

@@ -1,7 +1,9 @@
 """What the bot registry tells the layers above it (ratings first), so that it never calls up into them.
 
-Both signals are sent synchronously, inside the transaction that made the change, so a receiver's writes commit
-or roll back with it. Receivers: `ladders.receivers` (enrolment on the ladders, σ widening).
+`version_ready` and `active_version_changed` are sent synchronously, inside the transaction that made the change,
+so a receiver's writes commit or roll back with it. Receivers: `ladders.receivers` (enrolment on the ladders, σ
+widening). `version_failed` and `version_suspended` are sent once the change has committed (`send_robust`: a
+receiver's exception is logged, never the change's); `notifications.receivers` tells the owner.
 """
 
 from django.dispatch import Signal
@@ -14,3 +16,11 @@ version_ready = Signal()
 #: Keyword arguments `bot_id`, `previous_version_id` (None for the bot's first version) and `version_id`. Sent
 #: while the bot's row is locked, so two changes at once are seen one after the other, each once.
 active_version_changed = Signal()
+
+#: A version failed validation (`botregistry.services.mark_validated`). Sent after the commit, with `send_robust`.
+#: Keyword argument `version_id`.
+version_failed = Signal()
+
+#: A ready version was suspended for faulting in most of its recent matches (`matches.suspension`, which holds the
+#: rule; the status is the registry's). Sent after the commit, with `send_robust`. Keyword argument `version_id`.
+version_suspended = Signal()

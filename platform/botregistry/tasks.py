@@ -13,7 +13,9 @@ from botregistry.services import build_cache_dir, manifest_dict, mark_validated,
 
 log = logging.getLogger("arena.platform")
 
-HOST_TROUBLE = "validation could not run on this server; please upload again later"
+HOST_TROUBLE = "validation could not run on this server; use \"validate again\" on the bot's page later"
+#: the reason's words before "validate again" existed: versions that failed with it may still be validated again
+HOST_TROUBLE_BEFORE = "validation could not run on this server; please upload again later"
 
 
 def _manifest_unchanged(version: BotVersion) -> bool:

@@ -1,7 +1,8 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 
 from matches import services
 from matches.models import Match, Participant
+from matches.storage import storage_low
 
 
 class ParticipantInline(admin.TabularInline):
@@ -17,9 +18,16 @@ class MatchAdmin(admin.ModelAdmin):
     list_filter = ("status", "kind", "game", "ladder")
     raw_id_fields = ("requested_by",)
     # The seed is made by `matches.seeds.new_seed`, never typed in: read-only here, shown to staff only.
-    readonly_fields = ("seed", "result", "heartbeat_at", "worker", "engine_version", "replay_path")
+    readonly_fields = ("seed", "result", "heartbeat_at", "sent_at", "worker", "engine_version", "replay_path")
+    exclude = ("unwritten_replay",)
     inlines = [ParticipantInline]
     actions = ["cancel"]
+
+    def changelist_view(self, request, extra_context=None):
+        low = storage_low()
+        if low:  # staff see why no new ladder matches appear (matches.storage)
+            messages.warning(request, f"Matchmaking is paused: {low}.")
+        return super().changelist_view(request, extra_context)
 
     @admin.action(description="Cancel the selected queued matches")
     def cancel(self, request, queryset):

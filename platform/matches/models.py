@@ -44,6 +44,8 @@ class Match(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     worker = models.CharField(max_length=255, blank=True, default="")
     heartbeat_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True,
+                                   help_text="When its task was last sent to the broker (recovery re-sends from it).")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -51,6 +53,10 @@ class Match(models.Model):
     replay_path = models.CharField(max_length=512, blank=True, default="",
                                    help_text="The replay file, relative to the storage folder.")
     result = models.JSONField(null=True, blank=True, help_text="MatchResult.to_dict() as the referee returned it.")
+    unwritten_replay = models.BinaryField(
+        null=True, blank=True, editable=False,
+        help_text="The replay file's bytes, kept while storage could not take them (full or failing); "
+                  "beat writes them out (matches.storage) and clears this.")
 
     class Meta:
         ordering = ["-id"]
@@ -58,6 +64,9 @@ class Match(models.Model):
             models.Index(fields=["status"], name="match_status"),
             models.Index(fields=["ladder", "status"], name="match_ladder_status"),
             models.Index(fields=["-finished_at"], name="match_finished"),
+            # the few matches whose replay waits in the database (matches.storage; looked for on every beat tick)
+            models.Index(fields=["id"], condition=models.Q(unwritten_replay__isnull=False),
+                         name="match_unwritten_replay"),
         ]
         verbose_name_plural = "matches"
 
@@ -74,6 +83,11 @@ class Match(models.Model):
         from arena.botlogs import logs_path
 
         return logs_path(self.replay_file) if self.replay_path else None
+
+    @property
+    def replay_missing(self) -> bool:
+        """Finished, but its replay is not in storage yet (kept in the database until storage takes it)."""
+        return self.status == self.Status.FINISHED and not self.replay_path and self.unwritten_replay is not None
 
     @property
     def done(self) -> bool:

@@ -9,8 +9,11 @@
    duplicate delivery finds it claimed by a live worker and does nothing.
 4. **Played** (`matches.tasks.play`): the referee (`arena.match`) plays it in the sandbox, the worker writing a
    heartbeat (`heartbeat`) every few seconds.
-5. **Recorded** (`record_result`), in one transaction that locks the match row: the replay file, each seat's
-   score, rank and faults, the ratings (`ladders.services.apply_ratings`, so they follow the order in which
+5. **Recorded** (`record_result`), in one transaction that locks the match row, only from the run that holds the
+   current claim (`Run`: worker and attempt; a superseded run — a frozen worker whose match was taken over —
+   has its result discarded and logged, and neither its heartbeat nor its failure touch the match): the replay file, each seat's
+   score, rank and faults (the replay kept in the database when storage cannot take it, `matches.storage`),
+   the ratings (`ladders.services.apply_ratings`, so they follow the order in which
    matches finish and are never applied twice), status `finished`, and the suspension rule
    (`matches.suspension`). Or **failed** (`fail`) with a reason, or **cancelled** (`cancel`) while queued.
    A match already done is left as it is, so a task delivered twice, or re-run after its worker died, changes
@@ -18,8 +21,11 @@
 6. **Announced** (`announce_end`): once the transaction that ended it commits, `matches.signals.match_ended` is sent, whichever
    way it ended. Everything that waits on a match (tournaments, version tests) listens to it, and to nothing
    else; their beat ticks are only the safety net for an announcement lost with a worker.
-7. **Recovered** (`recover_stale`, beat): a running match whose heartbeat stopped, or a match queued for long,
-   is sent again (step 2).
+7. **Recovered** (`recover_stale`, beat every ARENA_RECOVER_EVERY s): a running match whose heartbeat stopped
+   (ARENA_STALE_AFTER_SECONDS) or whose worker process is known dead, or a queued match whose message was
+   lost with a broker restart (sent ARENA_LOST_MESSAGE_SECONDS ago with no message waiting in the broker, or
+   ARENA_RESEND_QUEUED_AFTER_SECONDS ago whatever it holds: a duplicate is harmless), is sent again (step 2),
+   each at most once per threshold.
 
 The layers below (ratings, bots) never call back up into this app; the ones above only create matches and
 listen to step 6.
@@ -31,12 +37,14 @@ import logging
 import os
 import socket
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from arena.botlogs import logs_path
@@ -46,13 +54,61 @@ from ladders.services import apply_ratings
 from matches.models import Match, Participant
 from matches.seeds import new_seed
 from matches.signals import match_ended
+from matches.storage import place_replay
 from matches.suspension import check_suspension
 
 log = logging.getLogger("arena.platform")
 
 
+def process_space() -> str:
+    """Where a pid means one process: this host's name and its pid namespace (containers that share a host name
+    but not their processes are told apart)."""
+    try:
+        namespace = os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        return socket.gethostname()
+    return f"{socket.gethostname()}/{namespace}"
+
+
 def worker_id() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
+    """This worker process, as a match's claim names it: `host/pid-namespace:pid`."""
+    return f"{process_space()}:{os.getpid()}"
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run of a match: the worker that claimed it and which attempt it was. Only the run holding the
+    match's current claim may write its heartbeat, result or failure."""
+
+    worker: str
+    attempt: int
+
+    @classmethod
+    def of(cls, match: Match) -> Run:
+        return cls(worker=match.worker, attempt=match.attempts)
+
+
+def known_dead(worker: str) -> bool:
+    """Whether the worker process that claimed a match is known to be gone: it ran in this host's pid namespace
+    (`worker_id`) and no process has its pid any more — a pool process killed (OOM killer, SIGKILL), whose task
+    Celery re-queues at once (`reject_on_worker_lost`). Unknown (another host, or a pid reused) is not dead:
+    the heartbeat's age decides then."""
+    host, _, pid = worker.rpartition(":")
+    if host != process_space() or not pid.isdigit() or int(pid) <= 0 or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # exists, but not ours to signal
+        return False
+    return False
+
+
+def holds_claim(match: Match, run: Run | None) -> bool:
+    """Whether `run` is the match's current claim (no run: a caller outside any worker run, e.g. the admin)."""
+    return run is None or (match.status == Match.Status.RUNNING and match.worker == run.worker
+                           and match.attempts == run.attempt)
 
 
 def create_match(*, game: str, params: dict[str, Any], time_control: dict[str, int], versions: list[int],
@@ -75,13 +131,17 @@ def create_match(*, game: str, params: dict[str, Any], time_control: dict[str, i
 
 
 def send(match_id: int) -> None:
+    """Send the match's task to the broker, noting when (`Match.sent_at`: recovery re-sends from it)."""
     from matches.tasks import run_match
+    Match.objects.filter(pk=match_id).update(sent_at=timezone.now())
     run_match.delay(match_id)
 
 
 def claim(match_id: int, worker: str) -> Match | None:
     """Mark the match running for this worker, or None when there is nothing to do: the match is gone, done,
-    or running on a live worker (a duplicate delivery). Gives up after ARENA_MATCH_MAX_ATTEMPTS starts."""
+    or running on a live worker (a duplicate delivery). A running match is taken over when its heartbeat is
+    older than ARENA_STALE_AFTER_SECONDS, or at once when its worker is `known_dead`. Gives up after
+    ARENA_MATCH_MAX_ATTEMPTS starts."""
     now = timezone.now()
     stale = now - timedelta(seconds=settings.ARENA_STALE_AFTER_SECONDS)
     with transaction.atomic():
@@ -89,7 +149,8 @@ def claim(match_id: int, worker: str) -> Match | None:
         if match is None or match.done:
             return None
         if (match.status == Match.Status.RUNNING and match.worker != worker
-                and match.heartbeat_at is not None and match.heartbeat_at > stale):
+                and match.heartbeat_at is not None and match.heartbeat_at > stale
+                and not known_dead(match.worker)):
             return None
         if match.attempts >= settings.ARENA_MATCH_MAX_ATTEMPTS:
             match.status = Match.Status.FAILED
@@ -108,16 +169,23 @@ def claim(match_id: int, worker: str) -> Match | None:
         return match
 
 
-def heartbeat(match_id: int, worker: str) -> None:
-    Match.objects.filter(pk=match_id, worker=worker, status=Match.Status.RUNNING).update(
-        heartbeat_at=timezone.now())
+def heartbeat(match_id: int, run: Run) -> bool:
+    """Write the heartbeat of the run holding the claim. Returns False when the run no longer holds it."""
+    return bool(Match.objects.filter(pk=match_id, worker=run.worker, attempts=run.attempt,
+                                     status=Match.Status.RUNNING).update(heartbeat_at=timezone.now()))
 
 
-def fail(match_id: int, reason: str) -> bool:
-    """Mark a match failed with a reason (unless it is already done). Returns whether it changed."""
-    changed = Match.objects.filter(pk=match_id).exclude(
-        status__in=[Match.Status.FINISHED, Match.Status.FAILED, Match.Status.CANCELLED]).update(
-        status=Match.Status.FAILED, status_reason=reason[:4000], finished_at=timezone.now())
+def fail(match_id: int, reason: str, run: Run | None = None) -> bool:
+    """Mark a match failed with a reason (unless it is already done, or `run` no longer holds its claim).
+    Returns whether it changed."""
+    pending = Match.objects.filter(pk=match_id).exclude(
+        status__in=[Match.Status.FINISHED, Match.Status.FAILED, Match.Status.CANCELLED])
+    if run is not None:
+        pending = pending.filter(status=Match.Status.RUNNING, worker=run.worker, attempts=run.attempt)
+    changed = pending.update(status=Match.Status.FAILED, status_reason=reason[:4000], finished_at=timezone.now())
+    if not changed and run is not None:
+        log.warning("match %s: discarded the failure of superseded run %s (attempt %s): %s",
+                    match_id, run.worker, run.attempt, reason)
     if changed:
         log.warning("match %s failed: %s", match_id, reason)
         announce_end(match_id)
@@ -148,29 +216,32 @@ def replay_relative(match_id: int) -> Path:
     return Path("replays") / f"{match_id // 1000:04d}" / f"{match_id}.replay.json.gz"
 
 
-def record_result(match_id: int, result: MatchResult | Mapping[str, Any], replay_tmp: Path | None = None) -> bool:
+def record_result(match_id: int, result: MatchResult | Mapping[str, Any], replay_tmp: Path | None = None,
+                  run: Run | None = None) -> bool:
     """Store a finished match's result, replay and participants and apply ratings, once.
 
     `result` is the referee's MatchResult (or its JSON form, `MatchResult.to_json()`: read with
     `MatchResult.from_json`, so a malformed one raises before anything is stored). Returns False (changing
-    nothing) when the match was already finished or cancelled."""
+    nothing, and deleting the run's replay files) when the match was already finished or cancelled, or when
+    `run` (the worker run that played it) no longer holds the match's claim: a worker frozen past the stale
+    threshold whose match another worker took over; its result is discarded and logged, the re-run's counts."""
     typed = result if isinstance(result, MatchResult) else MatchResult.from_json(result)
-    storage = Path(settings.STORAGE_DIR)
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         logs_tmp = logs_path(replay_tmp) if replay_tmp is not None else None  # the bots' logs, beside it
-        if match.done:
+        superseded = not match.done and not holds_claim(match, run)
+        if match.done or superseded:
+            if superseded:
+                assert run is not None
+                log.warning("match %s: discarded the result of superseded run %s (attempt %s); the claim is "
+                            "%s (attempt %s, %s)", match_id, run.worker, run.attempt, match.worker or "none",
+                            match.attempts, match.status)
             if replay_tmp is not None:
                 replay_tmp.unlink(missing_ok=True)
                 logs_tmp.unlink(missing_ok=True)
             return False
-        if replay_tmp is not None and replay_tmp.exists():
-            relative = replay_relative(match_id)
-            (storage / relative).parent.mkdir(parents=True, exist_ok=True)
-            if logs_tmp.exists():  # moved first: the replay's presence says the match's files are in place
-                os.replace(logs_tmp, logs_path(storage / relative))
-            os.replace(replay_tmp, storage / relative)
-            match.replay_path = str(relative)
+        # a full or failing disk keeps the replay's bytes on the match instead (matches.storage)
+        place_replay(match, typed, replay_tmp, replay_relative(match_id))
         participants = list(match.participants.select_related("bot").order_by("seat"))
         seats = {s.seat: s for s in typed.seats}
         for p in participants:
@@ -199,17 +270,48 @@ def record_result(match_id: int, result: MatchResult | Mapping[str, Any], replay
     return True
 
 
+def waiting_messages() -> int | None:
+    """How many task messages wait in the broker's queue for a worker (None when the broker cannot say).
+    A match task is taken off it as soon as a worker can run it (prefetch 1, acknowledged late), so an empty
+    queue with a match still queued for a while means that match's message was lost."""
+    from arena_site.celery import app
+
+    try:
+        with app.connection_for_read() as conn:
+            conn.ensure_connection(max_retries=1)
+            declared = conn.default_channel.queue_declare(queue=settings.CELERY_TASK_DEFAULT_QUEUE, durable=True,
+                                                          auto_delete=False)
+            return int(declared.message_count)
+    except Exception as exc:  # recovery goes on with the long delay
+        log.warning("could not count the broker's waiting messages: %s", exc)
+        return None
+
+
 def recover_stale() -> list[int]:
-    """Send again the matches whose worker stopped (running without a recent heartbeat) and the matches
-    queued for long (their message may have been lost with a broker restart). A duplicate is harmless:
-    `claim` lets only one worker run a match."""
+    """Send again the matches whose worker stopped (running without a recent heartbeat, or whose worker is
+    `known_dead`) and the queued matches whose message was lost (with a broker restart without persistence):
+    sent ARENA_LOST_MESSAGE_SECONDS ago while no message waits in the broker's queue (so it is not waiting
+    behind others), or sent ARENA_RESEND_QUEUED_AFTER_SECONDS ago whatever the queue holds. Each is re-sent at
+    most once per threshold (`Match.sent_at`), not on every tick. A duplicate is harmless: `claim` lets only
+    one worker run a match."""
     now = timezone.now()
     stale = now - timedelta(seconds=settings.ARENA_STALE_AFTER_SECONDS)
-    long_queued = now - timedelta(seconds=max(600.0, 10 * settings.ARENA_STALE_AFTER_SECONDS))
-    ids = list(Match.objects.filter(status=Match.Status.RUNNING, heartbeat_at__lt=stale)
-               .values_list("pk", flat=True))
-    ids += list(Match.objects.filter(status=Match.Status.QUEUED, created_at__lt=long_queued)
-                .values_list("pk", flat=True))
+    long_queued = now - timedelta(seconds=settings.ARENA_RESEND_QUEUED_AFTER_SECONDS)
+    unheard = now - timedelta(seconds=settings.ARENA_LOST_MESSAGE_SECONDS)
+    running = Match.objects.filter(status=Match.Status.RUNNING)
+    # not re-sent since this run was claimed, or not within the stale threshold
+    not_just_sent = Q(sent_at__isnull=True) | Q(sent_at__lt=F("started_at")) | Q(sent_at__lt=stale)
+    ids = list(running.filter(not_just_sent, heartbeat_at__lt=stale).values_list("pk", flat=True))
+    here = f"{process_space()}:"
+    ids += [pk for pk, worker in running.filter(not_just_sent, heartbeat_at__gte=stale, worker__startswith=here)
+            .values_list("pk", "worker") if known_dead(worker)]
+    queued = Match.objects.filter(status=Match.Status.QUEUED)
+    overdue = list(queued.filter(Q(sent_at__lt=unheard) | Q(sent_at__isnull=True, created_at__lt=unheard))
+                   .values_list("pk", flat=True))
+    if overdue and waiting_messages() != 0:  # waiting behind others, perhaps: only after the long delay
+        overdue = list(queued.filter(Q(sent_at__lt=long_queued)
+                                     | Q(sent_at__isnull=True, created_at__lt=long_queued)).values_list("pk", flat=True))
+    ids += overdue
     for match_id in ids:
         send(match_id)
     if ids:

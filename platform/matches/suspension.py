@@ -12,10 +12,12 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from arena.match.types import FaultKind
 from botregistry.models import BotVersion
+from botregistry.signals import version_suspended
 from matches.models import Match, Participant
 
 log = logging.getLogger("arena.platform")
@@ -44,4 +46,6 @@ def check_suspension(version: BotVersion) -> bool:
         status=BotVersion.Status.SUSPENDED, status_reason=reason, suspended_at=timezone.now())
     if updated:
         log.warning("%s %s", version, reason)
+        version_id = version.pk
+        transaction.on_commit(lambda: version_suspended.send_robust(sender=BotVersion, version_id=version_id))
     return bool(updated)

@@ -17,7 +17,7 @@ from django.db import close_old_connections, connection
 from arena.match.types import BotSpec, MatchResult, TimeControl
 from arena_site.sandbox_mode import sandbox_enabled, unavailable_reason
 from botregistry.services import resend_lost_validations
-from matches import ratings, services
+from matches import ratings, services, storage
 from matches.models import Match
 
 log = logging.getLogger("arena.platform")
@@ -26,16 +26,20 @@ log = logging.getLogger("arena.platform")
 class _Heartbeat(threading.Thread):
     """Writes the match's heartbeat while it runs, so a dead worker shows as a stale heartbeat."""
 
-    def __init__(self, match_id: int, worker: str):
+    def __init__(self, match_id: int, run: services.Run):
         super().__init__(name=f"heartbeat-{match_id}", daemon=True)
-        self.match_id, self.worker = match_id, worker
+        self.match_id, self.run_ = match_id, run
         self.stopped = threading.Event()
 
     def run(self) -> None:
         try:
             while not self.stopped.wait(settings.ARENA_HEARTBEAT_SECONDS):
                 try:
-                    services.heartbeat(self.match_id, self.worker)
+                    if not services.heartbeat(self.match_id, self.run_):
+                        # taken over (this worker was frozen past the stale threshold) or ended: the result
+                        # of this run will be discarded by record_result
+                        log.warning("match %s: run %s lost its claim", self.match_id, self.run_)
+                        return
                 except Exception:  # a database hiccup: the next beat tries again
                     log.exception("heartbeat of match %s failed", self.match_id)
                     close_old_connections()
@@ -82,33 +86,39 @@ def run_match(self, match_id: int) -> str:
     match = services.claim(match_id, worker)
     if match is None:
         return "nothing to do"
-    return _play_and_record(match, worker)
+    return _play_and_record(match, services.Run.of(match))
 
 
-def _play_and_record(match: Match, worker: str) -> str:
-    beat = _Heartbeat(match.id, worker)
+def _play_and_record(match: Match, run: services.Run) -> str:
+    beat = _Heartbeat(match.id, run)
     beat.start()
     try:
         result, replay = play(match)
     except MatchCannotRun as exc:
-        services.fail(match.id, str(exc))
+        services.fail(match.id, str(exc), run)
         return "failed"
     except Exception as exc:  # the referee never raises because of a bot: this is a host or engine problem
         log.exception("match %s could not be played", match.id)
-        services.fail(match.id, f"the match could not be played: {type(exc).__name__}: {exc}")
+        services.fail(match.id, f"the match could not be played: {type(exc).__name__}: {exc}", run)
         return "failed"
     finally:
         beat.stop()
-    recorded = services.record_result(match.id, result, replay)
-    return "finished" if recorded else "already finished"
+    recorded = services.record_result(match.id, result, replay, run)
+    return "finished" if recorded else "discarded (already finished or taken over)"
 
 
 @shared_task(name="matches.tasks.recover_stale_matches", ignore_result=True)
 def recover_stale_matches() -> list[int]:
     """Re-send matches whose worker stopped writing heartbeats (killed, machine lost), and validations that
-    never finished."""
+    never finished; write out replays kept in the database while storage failed, and sweep temporary files."""
     resend_lost_validations(max(600.0, 10 * settings.ARENA_STALE_AFTER_SECONDS))
-    return services.recover_stale()
+    resent = services.recover_stale()
+    try:  # storage's upkeep (matches.storage): never in the way of recovering matches
+        storage.write_unwritten_replays()
+        storage.sweep_temp_files()
+    except Exception:
+        log.exception("storage upkeep failed")
+    return resent
 
 
 @shared_task(name="matches.tasks.refit_ratings", ignore_result=True)

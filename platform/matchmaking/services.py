@@ -13,6 +13,7 @@ from botregistry.models import BotVersion
 from ladders.models import Ladder, Rating
 from matches.models import Match, Participant
 from matches.services import create_match
+from matches.storage import storage_low
 from matchmaking.rules import Candidate, pick_table
 
 log = logging.getLogger("arena.platform")
@@ -42,7 +43,12 @@ def candidates(ladder: Ladder) -> list[Candidate]:
 
 
 def matchmake(rng: random.Random | None = None) -> list[int]:
-    """Top up every active ladder to its number of pending matches. Returns the new match ids."""
+    """Top up every active ladder to its number of pending matches (none while storage is low,
+    `matches.storage.storage_low`). Returns the new match ids."""
+    low = storage_low()
+    if low:  # replays would have nowhere to go: play what is queued, queue nothing new
+        log.warning("matchmaking paused: %s", low)
+        return []
     rng = rng or random.Random()
     rules = settings.ARENA_MATCHMAKING
     created: list[int] = []

@@ -21,6 +21,7 @@ from matches.services import create_match
 
 from . import schedule
 from .models import Entry, Game, Round, Tournament
+from .signals import tournament_ended, tournament_started
 
 log = logging.getLogger("arena.tournaments")
 
@@ -51,6 +52,7 @@ def start(tournament_id: int, now: datetime | None = None) -> bool:
             t.status, t.status_reason, t.finished_at = Tournament.Status.CANCELLED, problem, now
             t.save(update_fields=["status", "status_reason", "finished_at"])
             log.warning("tournament %s cancelled: %s", t.pk, problem)
+            _announce(tournament_ended, t.pk)
             return False
         for e in entries:
             version = e.bot.playing_version
@@ -64,6 +66,7 @@ def start(tournament_id: int, now: datetime | None = None) -> bool:
         t.status, t.started_at = Tournament.Status.RUNNING, now
         t.rounds_planned = _rounds_planned(t, [e.id for e in sorted(entries, key=lambda e: e.seeding)])
         t.save(update_fields=["status", "started_at", "rounds_planned"])
+        _announce(tournament_started, t.pk)
         _next_round(t)
     return True
 
@@ -170,6 +173,12 @@ def _finish(t: Tournament, now: datetime) -> None:
     t.final_standings = standings(t)
     t.save(update_fields=["status", "finished_at", "final_standings"])
     log.info("tournament %s finished", t.pk)
+    _announce(tournament_ended, t.pk)
+
+
+def _announce(signal, tournament_id: int) -> None:
+    """Send `signal` once the current transaction commits (a rolled-back start or end announces nothing)."""
+    transaction.on_commit(lambda: signal.send_robust(sender=Tournament, tournament_id=tournament_id))
 
 
 # ------------------------------------------------------------------------------------------------- forfeits

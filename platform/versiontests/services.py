@@ -25,6 +25,7 @@ from matchmaking.services import ready_candidates
 
 from . import stats
 from .models import Pair, VersionTest
+from .signals import version_test_ended
 
 log = logging.getLogger("arena.versiontests")
 
@@ -200,3 +201,5 @@ def _stop(test: VersionTest, status: str, reason: str) -> None:
     cancel([m for p in pending.values_list("match_a_id", "match_b_id") for m in p],
            f"version test {test.pk} ended: {reason}")
     log.info("version test %s %s: %s", test.pk, status, reason)
+    test_id = test.pk
+    transaction.on_commit(lambda: version_test_ended.send_robust(sender=VersionTest, test_id=test_id))

@@ -119,6 +119,11 @@ def bot(request, bot_id: int):
     b = get_object_or_404(Bot.objects.select_related("owner", "active_version"), pk=bot_id)
     versions = list(b.versions.order_by("-number"))
     is_owner = request.user.is_authenticated and (request.user.pk == b.owner_id or request.user.is_staff)
+    if request.user.is_authenticated and request.user.pk == b.owner_id:
+        from botregistry.services import failed_transiently
+
+        for v in versions:  # the owner's "validate again" (POST /api/versions/{id}/revalidate/)
+            v.can_revalidate = failed_transiently(v)
     ratings = list(b.ratings.select_related("ladder"))
     mine = list(Participant.objects.filter(bot=b, match__status=Match.Status.FINISHED)
                 .order_by("-match_id").values("match_id", "match__ladder_id", "rank", "score")[:HEAD_TO_HEAD_MATCHES])
@@ -325,8 +330,28 @@ def signup(request):
     return render(request, "web/signup.html", {"form": form})
 
 
+def _save_notifications(request):
+    """The owner page's notification form (a plain form: it works without JavaScript)."""
+    from notifications import services as notifications
+    from notifications.events import ALL
+
+    try:
+        notifications.update(request.user, events={e: f"event-{e}" in request.POST for e in ALL},
+                             email="email" in request.POST,
+                             email_address=request.POST.get("email_address", "").strip(),
+                             webhook_url=request.POST.get("webhook_url", "").strip(),
+                             rotate_secret="rotate_secret" in request.POST)
+    except notifications.PreferencesRefused as exc:
+        messages.error(request, f"Notifications not saved: {exc}")
+    else:
+        messages.success(request, "Notification choices saved.")
+    return redirect("web:me")
+
+
 @login_required(login_url="web:login")
 def me(request):
+    if request.method == "POST" and request.POST.get("action") == "notifications":
+        return _save_notifications(request)
     if request.method == "POST" and request.POST.get("action") == "new-token":
         # Stored hashed: the key is shown once, on the page this redirects to, and nowhere else ever after.
         request.session["new_api_token"] = tokens.replace(request.user)
@@ -339,9 +364,15 @@ def me(request):
     opponents = (Bot.objects.exclude(owner=request.user).filter(active_version__status=BotVersion.Status.READY)
                  .select_related("owner").order_by("game", "name")[:500])
     ladders = Ladder.objects.filter(active=True)
+    from notifications import services as notifications
+    from notifications.events import LABELS
+
+    prefs = notifications.own_preferences(request.user)
+    notify_events = [(e.value, label, e.value in prefs.events) for e, label in LABELS.items()]
     response = render(request, "web/me.html", {"token": token, "new_key": new_key, "bots": bots,
                                                "opponents": opponents, "ladders": ladders,
-                                               "games": game_registry.names()})
+                                               "games": game_registry.names(),
+                                               "notify": prefs, "notify_events": notify_events})
     if new_key:
         response["Cache-Control"] = "no-store"  # the key is on this page once: keep it out of caches
     return response

@@ -26,6 +26,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from arena_site import embedded
 from matches.models import Match
+from matches.storage import storage_low
 
 
 def _interrupt(signum, frame):
@@ -185,6 +186,9 @@ class Command(BaseCommand):
                      self.style.WARNING)
         hosts = os.environ.get("ARENA_ALLOWED_HOSTS") or ",".join(embedded.allowed_hosts(bind))
         self.say(f"allowed host names: {hosts} (ARENA_ALLOWED_HOSTS to change)")
+        if settings.EMAIL_BACKEND.endswith("filebased.EmailBackend"):
+            self.say(f"email: notifications are written as files to {settings.EMAIL_FILE_PATH} (nothing is sent; "
+                     "a deployment sets ARENA_EMAIL_HOST ...)")
         self.say("DEBUG on: tracebacks are shown to visitors" if settings.DEBUG
                  else "DEBUG off (ARENA_DEBUG=1 shows tracebacks; never on a server others can reach)",
                  self.style.WARNING if settings.DEBUG else None)
@@ -231,6 +235,9 @@ class Command(BaseCommand):
             counts = {status: Match.objects.filter(status=status).count() for status in
                       ("queued", "running", "finished", "failed")}
             line = ", ".join(f"{n} {status}" for status, n in counts.items())
+            low = storage_low()
+            if low:
+                line += f"; matchmaking paused: {low}"
             if line != last:
                 self.say(f"matches: {line}")
                 last = line

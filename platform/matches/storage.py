@@ -1,0 +1,160 @@
+"""The storage folder under faults: a played match never loses its result to a full or failing disk.
+
+- **Replays kept in the database** (`place_replay`, called by `services.record_result`): when the replay cannot
+  be put in storage (the referee could not write it, `MatchResult.unwritten_replay`, or moving it into place
+  fails), the result is recorded all the same and the replay file's exact bytes are kept on the match
+  (`Match.unwritten_replay`; the match reads as `replay_missing`). Beat writes them out once storage takes
+  them again (`write_unwritten_replays`) and clears the field. Keeping the document the referee built is exact,
+  byte for byte: re-simulating from seed + actions would rebuild the game's events but not what only the run
+  knew (each decision's time, the faults' messages, the bots' hashes), so it is not chosen.
+- **Low storage pauses matchmaking** (`storage_low`): below `ARENA_STORAGE_MIN_FREE_MB` free, ladder
+  matchmaking queues nothing and says why (a log line, `manage.py up`'s status line); matches already queued
+  still play (their replays fit in the margin, or are kept in the database).
+- **Temporary files swept** (`sweep_temp_files`): a run's replay and logs are written under `replays/tmp/`
+  (`{match}.{attempt}.…`, `.part` while being written; the writers remove a `.part` on error). Files of a run
+  that no longer holds its match (ended, or taken over) are removed after a grace period, whatever left them.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import time
+from pathlib import Path
+
+from django.conf import settings
+
+from arena import replay as replays
+from arena.match.types import MatchResult
+from matches.models import Match
+
+log = logging.getLogger("arena.platform")
+
+#: A temporary file younger than this is left alone: its run may be about to record it.
+TEMP_GRACE_SECONDS = 600.0
+
+
+def storage_dir() -> Path:
+    return Path(settings.STORAGE_DIR)
+
+
+def temp_dir() -> Path:
+    """Where runs write their replays and logs before `record_result` moves them into place."""
+    return storage_dir() / "replays" / "tmp"
+
+
+def free_megabytes() -> float | None:
+    """Free space of the storage folder's file system (None if it cannot be read)."""
+    folder = storage_dir()
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    try:
+        return shutil.disk_usage(folder).free / (1024 * 1024)
+    except OSError:
+        return None
+
+
+def storage_low() -> str | None:
+    """Why matchmaking should pause (free space below ARENA_STORAGE_MIN_FREE_MB), or None when storage is fine."""
+    free = free_megabytes()
+    floor = settings.ARENA_STORAGE_MIN_FREE_MB
+    if free is not None and free < floor:
+        return f"storage low: {free:.0f} MB free in {storage_dir()}, below ARENA_STORAGE_MIN_FREE_MB={floor}"
+    return None
+
+
+def place_replay(match: Match, result: MatchResult, replay_tmp: Path | None, relative: Path) -> None:
+    """Put the run's replay (and the bots' logs beside it) in storage at `relative`, setting
+    `match.replay_path`; when it cannot, keep the replay's bytes on `match.unwritten_replay` instead (the caller
+    saves the match). Never raises for a disk error: the result matters more than its file."""
+    from arena.botlogs import logs_path
+
+    target = storage_dir() / relative
+    if replay_tmp is not None and replay_tmp.exists():
+        logs_tmp = logs_path(replay_tmp)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if logs_tmp.exists():  # moved first: the replay's presence says the match's files are in place
+                os.replace(logs_tmp, logs_path(target))
+            os.replace(replay_tmp, target)
+            match.replay_path = str(relative)
+            return
+        except OSError as exc:
+            log.warning("match %s: the replay could not be put in storage (%s); kept in the database",
+                        match.pk, exc)
+            try:
+                match.unwritten_replay = replay_tmp.read_bytes()
+            except OSError:
+                log.exception("match %s: the run's replay file cannot be read either: it is lost", match.pk)
+            for leftover in (replay_tmp, logs_tmp):
+                leftover.unlink(missing_ok=True)
+            return
+    if result.unwritten_replay is not None:  # the referee could not write it at all
+        log.warning("match %s: the referee could not write the replay; kept in the database", match.pk)
+        match.unwritten_replay = replays.to_bytes(result.unwritten_replay)
+
+
+def write_unwritten_replays(limit: int = 50) -> list[int]:
+    """Write the replays kept in the database to storage (beat), unless storage is low. Returns the match ids
+    whose replay is now in storage."""
+    from matches.services import replay_relative
+
+    if storage_low():
+        return []
+    written = []
+    for match_id in (Match.objects.filter(unwritten_replay__isnull=False).order_by("pk")
+                     .values_list("pk", flat=True)[:limit]):
+        data = Match.objects.filter(pk=match_id).values_list("unwritten_replay", flat=True).first()
+        if data is None:
+            continue
+        relative = replay_relative(match_id)
+        target = storage_dir() / relative
+        part = target.with_name(target.name + ".part")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(part, "wb") as f:
+                f.write(bytes(data))
+            os.replace(part, target)
+        except OSError as exc:
+            part.unlink(missing_ok=True)
+            log.warning("match %s: the kept replay still cannot be written (%s)", match_id, exc)
+            break  # storage is failing: try again on the next tick
+        Match.objects.filter(pk=match_id).update(replay_path=str(relative), unwritten_replay=None)
+        written.append(match_id)
+    if written:
+        log.info("wrote the replays of matches %s, kept in the database while storage failed", written)
+    return written
+
+
+def sweep_temp_files(grace_seconds: float = TEMP_GRACE_SECONDS) -> list[Path]:
+    """Remove the temporary replay and log files of runs that no longer hold their match (the match ended, or
+    another run took it over), and anything else in the temporary folder, once older than `grace_seconds`.
+    Returns the files removed."""
+    folder = temp_dir()
+    if not folder.is_dir():
+        return []
+    cutoff = time.time() - grace_seconds
+    old: dict[Path, tuple[int, int] | None] = {}
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            try:
+                if not entry.is_file(follow_symlinks=False) or entry.stat(follow_symlinks=False).st_mtime > cutoff:
+                    continue
+            except OSError:
+                continue
+            match_id, _, rest = entry.name.partition(".")
+            attempt = rest.partition(".")[0]
+            old[Path(entry.path)] = ((int(match_id), int(attempt)) if match_id.isdigit() and attempt.isdigit()
+                                     else None)
+    live = set(Match.objects.filter(pk__in={k[0] for k in old.values() if k}, status=Match.Status.RUNNING)
+               .values_list("pk", "attempts"))
+    removed = []
+    for path, key in old.items():
+        if key is not None and key in live:
+            continue  # its run still holds the match (a long match)
+        path.unlink(missing_ok=True)
+        removed.append(path)
+    if removed:
+        log.info("swept %d temporary replay files: %s", len(removed), ", ".join(p.name for p in removed[:10]))
+    return removed

@@ -1,0 +1,27 @@
+"""The events an owner can be told of (plain Python): their names in the API and the webhook's `event`."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Event(StrEnum):
+    VERSION_FAILED = "version_failed"            # a version of your bot failed validation
+    VERSION_SUSPENDED = "version_suspended"      # a ready version was suspended for faulting in most matches
+    VERSION_TEST_ENDED = "version_test_ended"    # your version test was accepted, rejected or stopped
+    CHALLENGE_FINISHED = "challenge_finished"    # a challenge you asked for finished (or failed, or was cancelled)
+    TOURNAMENT_STARTED = "tournament_started"    # a tournament one of your bots entered started
+    TOURNAMENT_ENDED = "tournament_ended"        # ... finished, or was cancelled
+
+
+#: what each event is called on the owner page
+LABELS: dict[Event, str] = {
+    Event.VERSION_FAILED: "a version fails validation",
+    Event.VERSION_SUSPENDED: "a version is suspended",
+    Event.VERSION_TEST_ENDED: "a version test ends",
+    Event.CHALLENGE_FINISHED: "a challenge I asked for finishes",
+    Event.TOURNAMENT_STARTED: "a tournament my bot entered starts",
+    Event.TOURNAMENT_ENDED: "a tournament my bot entered ends",
+}
+
+ALL: list[str] = [e.value for e in Event]

@@ -1,0 +1,98 @@
+"""The events, heard from the apps below (their post-commit signals), turned into `notify` calls.
+
+Each receiver reads what it needs fresh from the database (the signal carries only an id) and tells each owner
+concerned: a version's owner when it fails validation or is suspended; a version test's owner when it ends; the
+owner who asked for a challenge when its match ends; the owner of every bot entered in a tournament when it starts
+and when it ends. The signals are sent with `send_robust`, so a failure here is logged and breaks nothing below.
+"""
+
+from __future__ import annotations
+
+from django.dispatch import receiver
+
+from botregistry.models import BotVersion
+from botregistry.signals import version_failed, version_suspended
+from matches.models import Match
+from matches.signals import match_ended
+from tournaments.models import Tournament
+from tournaments.signals import tournament_ended, tournament_started
+from versiontests.models import VersionTest
+from versiontests.signals import version_test_ended
+
+from .events import Event
+from .services import notify
+
+
+def _version_event(version_id: int, event: Event, what: str) -> None:
+    v = BotVersion.objects.select_related("bot", "bot__owner").filter(pk=version_id).first()
+    if v is None or v.bot.builtin:
+        return
+    notify(v.bot.owner, event, f"{v.bot.name} version {v.number} {what}", v.status_reason or what,
+           f"/bots/{v.bot_id}/",
+           {"bot": v.bot_id, "bot_name": v.bot.name, "version": v.pk, "version_number": v.number,
+            "status": v.status, "reason": v.status_reason})
+
+
+@receiver(version_failed, dispatch_uid="notifications.version_failed")
+def on_version_failed(sender, version_id: int, **kwargs) -> None:
+    _version_event(version_id, Event.VERSION_FAILED, "failed validation")
+
+
+@receiver(version_suspended, dispatch_uid="notifications.version_suspended")
+def on_version_suspended(sender, version_id: int, **kwargs) -> None:
+    _version_event(version_id, Event.VERSION_SUSPENDED, "was suspended")
+
+
+@receiver(version_test_ended, dispatch_uid="notifications.version_test_ended")
+def on_version_test_ended(sender, test_id: int, **kwargs) -> None:
+    t = VersionTest.objects.select_related("owner", "bot", "version_a", "version_b").filter(pk=test_id).first()
+    if t is None:
+        return
+    notify(t.owner, Event.VERSION_TEST_ENDED,
+           f"version test of {t.bot.name} v{t.version_b.number} against v{t.version_a.number}: {t.status}",
+           t.status_reason or t.status, f"/bots/{t.bot_id}/",
+           {"version_test": t.pk, "bot": t.bot_id, "bot_name": t.bot.name, "status": t.status,
+            "reason": t.status_reason, "version_a": t.version_a_id, "version_b": t.version_b_id})
+
+
+@receiver(match_ended, dispatch_uid="notifications.challenge_finished")
+def on_match_ended(sender, match_id: int, **kwargs) -> None:
+    m = Match.objects.select_related("requested_by").filter(pk=match_id, kind=Match.Kind.CHALLENGE).first()
+    if m is None or m.requested_by is None:
+        return
+    seats = list(m.participants.order_by("seat").values("seat", "bot_id", "bot__name", "rank", "score"))
+    ranks = ", ".join(f"{p['bot__name']} rank {p['rank']}" for p in seats if p["rank"] is not None)
+    notify(m.requested_by, Event.CHALLENGE_FINISHED, f"challenge match #{m.pk} {m.status}",
+           f"Match #{m.pk} ({m.game}) is {m.status}" + (f": {ranks}." if ranks else "."), f"/matches/{m.pk}/",
+           {"match": m.pk, "game": m.game, "status": m.status,
+            "seats": [{"seat": p["seat"], "bot": p["bot_id"], "bot_name": p["bot__name"], "rank": p["rank"],
+                       "score": p["score"]} for p in seats]})
+
+
+def _tournament_event(tournament_id: int, event: Event) -> None:
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is None:
+        return
+    entries = list(t.entries.select_related("bot", "bot__owner").order_by("id"))
+    by_owner: dict[int, list] = {}
+    for e in entries:
+        by_owner.setdefault(e.bot.owner_id, []).append(e)
+    verb = "started" if event == Event.TOURNAMENT_STARTED else t.status
+    for mine in by_owner.values():
+        owner = mine[0].bot.owner
+        names = ", ".join(e.bot.name for e in mine)
+        notify(owner, event, f"tournament {t.name} {verb}",
+               f"The tournament {t.name} ({t.game}) that {names} entered is {t.status}"
+               + (f": {t.status_reason}" if t.status_reason else "."), f"/tournaments/{t.pk}/",
+               {"tournament": t.pk, "name": t.name, "status": t.status, "reason": t.status_reason,
+                "bots": [e.bot_id for e in mine]})
+
+
+@receiver(tournament_started, dispatch_uid="notifications.tournament_started")
+def on_tournament_started(sender, tournament_id: int, **kwargs) -> None:
+    _tournament_event(tournament_id, Event.TOURNAMENT_STARTED)
+
+
+@receiver(tournament_ended, dispatch_uid="notifications.tournament_ended")
+def on_tournament_ended(sender, tournament_id: int, **kwargs) -> None:
+    _tournament_event(tournament_id, Event.TOURNAMENT_ENDED)
