@@ -4,12 +4,16 @@ another user and a visitor see none of it. A fault in the seats table links to t
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from bot_logs_helpers import played_match
 
 from tests.platform.web.conftest import wait
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
 
 
 def _log_in(browser, live_server, username):
@@ -52,6 +56,9 @@ def test_only_the_owner_sees_each_turns_output_and_annotation(browser, live_serv
     assert f"Annotation: plan for decision {third}" in text
     assert f"stdout of decision {third}" in text and f"stderr of decision {third}" in text
     assert f"decision {asked[0]}" not in text  # only this turn's output
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", panel)
+    browser.save_screenshot(str(ARTIFACTS / "viewer-bot-logs-owner.png"))
     # the next turn is the opponent's: nothing of alice's bot is shown as if it played it
     browser.find_element(By.CSS_SELECTOR, "[data-act=next]").click()
     wait(browser, lambda d: f"stdout of decision {third}" not in panel.text)
