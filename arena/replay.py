@@ -189,13 +189,16 @@ def frames(replay: dict[str, Any], seat: int | None = None) -> list[dict[str, An
         except (ActionParseError, IllegalAction) as exc:
             raise ReplayMismatch(f"decision {i - 1}: {exc}") from None
         forced = bool(d.get("forced"))
+        ms = d.get("ms")
         if before is not None and seat is not None:
             text, events = before.redact_decision(actor, seat, text, events)
             if text is None:
-                # that the seat had a single legal action can depend on what it holds: hidden too
+                # that the seat had a single legal action can depend on what it holds: hidden too, and so is the
+                # time taken (a forced decision takes 0 ms)
                 forced = False
+                ms = None
                 if fault:
                     fault = {"kind": fault["kind"], "message": ""}
         out.append({"index": i, "seat": actor, "action": text, "events": events,
-                    "ms": d.get("ms"), "fault": fault, "forced": forced, "observation": state.observation(seat)})
+                    "ms": ms, "fault": fault, "forced": forced, "observation": state.observation(seat)})
     return out

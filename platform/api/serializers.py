@@ -10,6 +10,7 @@ from accounts.names import impersonation, protected_names
 from botregistry.models import Bot, BotVersion
 from botregistry.services import set_active_version
 from ladders.models import Ladder, Rating
+from matches import seeds
 from matches.models import Match, Participant
 from matches.seeds import visible_seed
 
@@ -200,8 +201,13 @@ class ParticipantSerializer(ParticipantBriefSerializer):
             "mu_after", "sigma_before", "sigma_after"]
 
     def get_faults(self, p: Participant) -> list[dict]:
-        return [{**f, "turn": f.get("turn", f["decision"] + 1 if f.get("decision") is not None else None)}
-                for f in p.faults or []]
+        request = self.context.get("request")
+        user = getattr(request, "user", None)
+        visible = self.context.setdefault("deal_visible", {})  # one answer per match for the whole response
+        if p.match_id not in visible:
+            visible[p.match_id] = seeds.deal_visible(p.match, user)
+        own = bool(user is not None and user.is_authenticated and p.bot.owner_id == user.pk)
+        return seeds.visible_faults(p.faults, deal_visible=visible[p.match_id], own_seat=own)
 
 
 class MatchSerializer(serializers.ModelSerializer):

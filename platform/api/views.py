@@ -21,7 +21,7 @@ from botregistry.services import RevalidateRefused, UploadRejected, create_versi
 from ladders.models import Ladder, Rating
 from matches import botlogs
 from matches.models import Match, Participant
-from matches.seeds import is_staff, seed_is_public
+from matches.seeds import deal_visible
 from matchmaking import challenges
 
 ID = r"[0-9]{1,18}"  # non-numeric or absurd ids are a 404, not a database error
@@ -129,6 +129,11 @@ class VersionViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = BotVersion.objects.select_related("bot").order_by("id")
     lookup_value_regex = ID
 
+    def get_throttles(self):
+        if self.action == "revalidate":  # each one may cost a whole build time-out on a worker: counted as uploads
+            return [t() for t in throttles.UPLOAD]
+        return super().get_throttles()
+
     @extend_schema(request=None, responses={202: s.VersionSerializer})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def revalidate(self, request, pk=None):
@@ -210,7 +215,7 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         path = match.replay_file
         if path is None or not path.exists():
             raise exceptions.NotFound("this match has no replay (not finished, or failed)")
-        if not (is_staff(request.user) or seed_is_public(match)):
+        if not deal_visible(match, request.user):
             # a duplicate set's other rotations (or the other game of a version-test pair) still play this deal
             raise exceptions.PermissionDenied("this replay is shown once every match played with its seed is over")
         return FileResponse(open(path, "rb"), as_attachment=True, filename=f"match-{match.pk}.replay.json.gz",

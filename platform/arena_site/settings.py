@@ -14,7 +14,8 @@ Environment (all optional):
 - `ARENA_VAR_DIR` (default `var/`), `ARENA_STORAGE_DIR` (uploaded archives, unpacked bots, replays; default
   `var/storage`).
 - `ARENA_SANDBOX`: `auto` (default: sandbox bots when the host can, else run only trusted built-in bots),
-  `on` (require the sandbox) or `off` (never sandbox: built-in bots only, uploads refused).
+  `on` (require the sandbox), `off` (never sandbox: built-in bots only, uploads refused) or `worker` (a web
+  server that runs no bots: accept uploads; each worker decides, and fails a version it can't sandbox).
 - `ARENA_MEMORY_MB`, `ARENA_CPU_SECONDS`, `ARENA_PIDS`, `ARENA_CPU_RATE`: sandbox limits per bot.
 - `ARENA_UPLOAD_MAX_MB`, `ARENA_UNPACKED_MAX_MB`, `ARENA_UNPACKED_MAX_FILES`: upload limits.
 - `ARENA_CELERY_QUEUE`: the queue every Arena task goes to (tests use a private one per run).
@@ -106,6 +107,7 @@ INSTALLED_APPS = [
     "ladders",
     "matches",
     "matchmaking",  # ladder matches and challenges (above matches: it creates them)
+    "monitoring",  # /metrics for Prometheus (above matches: it reads them)
     "api",
     "tournaments",
     "web",
@@ -223,6 +225,8 @@ SPECTACULAR_SETTINGS = {
 
 # --- Celery ---------------------------------------------------------------------------------------------------
 EMBEDDED_REDIS_SOCKET = VAR_DIR / "redis.sock"
+# `GET /metrics` (platform/monitoring): Prometheus's bearer token; unset, only staff signed in may read them.
+ARENA_METRICS_TOKEN = os.environ.get("ARENA_METRICS_TOKEN", "")
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", f"redis+socket://{EMBEDDED_REDIS_SOCKET}")
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("ARENA_CELERY_QUEUE", "arena")
 CELERY_TASK_ACKS_LATE = True                 # a task is acknowledged when done, so a lost worker loses nothing
@@ -231,6 +235,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1        # a match can take minutes: don't h
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
+CELERY_WORKER_SEND_TASK_EVENTS = True        # Flower (and `celery events`) see tasks without `-E`
+CELERY_TASK_SEND_SENT_EVENT = True           # ... from the moment they are sent
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Redis hands an unacknowledged task back to the queue after this many seconds (a worker killed outright). No
 # match waits on it: beat re-sends a dead worker's match within seconds (`matches.services.recover_stale`), and
@@ -256,7 +262,7 @@ CELERY_BEAT_SCHEDULE = {
 ARENA_VERSION_TESTS_PER_OWNER = _env_int("ARENA_VERSION_TESTS_PER_OWNER", 2)  # running version tests per owner
 
 # --- Arena ----------------------------------------------------------------------------------------------------
-ARENA_SANDBOX = os.environ.get("ARENA_SANDBOX", "auto").lower()  # auto | on | off
+ARENA_SANDBOX = os.environ.get("ARENA_SANDBOX", "auto").lower()  # auto | on | off | worker
 ARENA_LIMITS = {
     "memory_mb": _env_int("ARENA_MEMORY_MB", 512),
     "cpu_seconds": _env_int("ARENA_CPU_SECONDS", 600),

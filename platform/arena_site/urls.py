@@ -4,6 +4,8 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from arena_site.health import healthz
+
 # With DEBUG off: the site's friendly pages for browsers, JSON under /api/ (arena_site.errors).
 handler404 = "arena_site.errors.page_not_found"
 handler500 = "arena_site.errors.server_error"
@@ -14,5 +16,7 @@ urlpatterns = [
     path("api/", include("tournaments.urls")),  # /api/tournaments/
     path("api/", include("versiontests.urls")),  # /api/version-tests/
     path("api/", include("notifications.urls")),  # /api/auth/me/notifications/
+    path("", include("monitoring.urls")),  # /metrics, for Prometheus
+    path("healthz", healthz, name="healthz"),  # for docker-compose.yml's healthcheck (arena_site.health)
     path("", include("web.urls")),
 ]

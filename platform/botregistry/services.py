@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from arena_site.sandbox_mode import sandbox_enabled, untrusted_refusal
+from arena_site.sandbox_mode import sandbox_enabled, untrusted_refusal, uploads_accepted
 from botregistry.archive import ArchiveError, unpack
 from botregistry.models import Bot, BotVersion
 from botregistry.signals import active_version_changed, version_failed, version_ready
@@ -95,8 +95,9 @@ def _save_archive(upload: BinaryIO, dest: Path) -> tuple[str, int]:
 def create_version(bot: Bot, upload: BinaryIO, *, size: int, filename: str = "") -> BotVersion:
     """Store an uploaded archive as the bot's next version (pending) and queue its validation.
 
-    Raises UploadRejected (nothing stored) for a refused archive or manifest, or when this host can't sandbox."""
-    if not sandbox_enabled():
+    Raises UploadRejected (nothing stored) for a refused archive or manifest, or when this host can't sandbox
+    (unless `ARENA_SANDBOX=worker` leaves that to the workers: arena_site.sandbox_mode)."""
+    if not uploads_accepted():
         raise UploadRejected(untrusted_refusal(), status=503)
     limit = settings.ARENA_UPLOAD_MAX_BYTES
     if size > limit:

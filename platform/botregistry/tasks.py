@@ -8,6 +8,7 @@ from pathlib import Path
 from celery import shared_task
 from django.db import transaction
 
+from arena_site.sandbox_mode import worker_refusal
 from botregistry.models import BotVersion
 from botregistry.services import build_cache_dir, manifest_dict, mark_validated, public_paths_removed
 
@@ -50,6 +51,10 @@ def validate_version(version_id: int) -> str:
     if not _manifest_unchanged(version):
         mark_validated(version, False, "bot.toml changed after the upload",
                        "bot.toml no longer says what the uploaded one said; upload the bot again")
+        return "failed"
+    refusal = worker_refusal()
+    if refusal:  # uploaded code never runs unconfined: the version fails with this worker's reason
+        mark_validated(version, False, refusal[:500], "")
         return "failed"
     try:
         report = check_bot(package, sandbox=True, game=version.bot.game,

@@ -143,7 +143,9 @@ def fit(results: Results, bots: Iterable[int] = (), *, centre: float = 1500.0, p
         if biggest < tolerance:
             break
     grad, info = information(theta)
-    dispersion = _dispersion(theta, tables)
+    # Draws do carry less variance than wins (φ < 1), but a ladder of nothing but draws measures φ = 0, which
+    # divides by zero below, and a handful of them would let each game count many times over: a floor.
+    dispersion = max(_dispersion(theta, tables), MIN_DISPERSION)
     # Var(θi − mean θ), the diagonal of P·C·P with C = (A + λI)⁻¹, A = info/φ, λ = prior precision and
     # P = I − 11ᵀ/n: the prior's uncertainty about the whole ladder's level widens nobody's interval. The
     # Laplacian A has A·1 = 0, so with M = A + λI + 11ᵀ/n (1 is then an eigenvector of eigenvalue λ + 1),
@@ -154,6 +156,9 @@ def fit(results: Results, bots: Iterable[int] = (), *, centre: float = 1500.0, p
     half = Z95 * ELO_PER_NAT * np.sqrt(var)
     return Fit({b: float(rating[k]) for b, k in index.items()}, {b: float(half[k]) for b, k in index.items()},
                dispersion, len(results))
+
+
+MIN_DISPERSION = 0.25  # a game never counts for more than four independent ones
 
 
 def _dispersion(theta: np.ndarray, tables: list[tuple[np.ndarray, np.ndarray]]) -> float:

@@ -15,7 +15,7 @@ from typing import Any
 
 from arena import botlogs
 from matches.models import Match
-from matches.seeds import is_staff, seed_is_public
+from matches.seeds import deal_visible, is_staff
 
 
 class LogsHidden(PermissionError):
@@ -36,7 +36,7 @@ def visible(match: Match, user: Any) -> dict[str, Any]:
     path = match.logs_file
     if path is None or not path.exists():
         raise NoLogs("this match has no bot logs" + ("" if match.done else " yet: it is not finished"))
-    if not (is_staff(user) or seed_is_public(match)):
+    if not deal_visible(match, user):
         raise LogsHidden("the bots' logs are shown once every match played with this seed is over")
     participants = {p.seat: p for p in match.participants.select_related("bot")}
     doc = botlogs.load(path)

@@ -54,10 +54,28 @@ def seed_is_public(match: Match) -> bool:
         status__in=[match.Status.QUEUED, match.Status.RUNNING]).exists()
 
 
+def deal_visible(match: Match, user: Any) -> bool:
+    """Whether this viewer may see what follows from the deal: the seed, the replay, every seat's fault messages
+    (they can quote a bot's answer, and so its cards). Staff always; everyone once the seed is public."""
+    return is_staff(user) or seed_is_public(match)
+
+
+def visible_faults(faults: list[dict[str, Any]] | None, *, deal_visible: bool, own_seat: bool) -> list[dict[str, Any]]:
+    """A seat's faults as this viewer may see them: kinds and turns always (the seat table shows them at once),
+    the messages only to the seat's owner, or once the deal is visible. Each fault carries its `turn`
+    (decision + 1, the viewer's numbering)."""
+    out = []
+    for fault in faults or []:
+        turn = fault.get("turn", fault["decision"] + 1 if fault.get("decision") is not None else None)
+        shown = {**fault, "turn": turn}
+        if not (deal_visible or own_seat):
+            shown["message"] = "(shown once every match played with this seed is over)"
+        out.append(shown)
+    return out
+
+
 def visible_seed(match: Match | None, user: Any) -> int | None:
     """The match's seed for this viewer, or None while it must stay hidden."""
     if match is None:
         return None
-    if is_staff(user) or seed_is_public(match):
-        return match.seed
-    return None
+    return match.seed if deal_visible(match, user) else None

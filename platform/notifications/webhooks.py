@@ -61,10 +61,22 @@ class Target:
     address: str  # the checked address the request connects to
 
 
+# IPv6 ranges that carry an IPv4 address inside (NAT64, IPv4-compatible): judged by that address, since a
+# NAT64 or 6to4 gateway would deliver to it (64:ff9b::a9fe:a9fe is 169.254.169.254, cloud metadata).
+_EMBEDDING_IPV4 = [ipaddress.ip_network(n) for n in ("64:ff9b::/96", "64:ff9b:1::/48", "::/96")]
+
+
 def _allowed(address: str) -> bool:
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped  # ::ffff:127.0.0.1 is loopback too
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped  # ::ffff:127.0.0.1 is loopback too
+        elif ip.sixtofour is not None:
+            ip = ip.sixtofour  # 2002:7f00:1::1 is 127.0.0.1 behind 6to4
+        elif ip.teredo is not None:
+            ip = ip.teredo[1]  # a Teredo address ends at its client's IPv4 address
+        elif any(ip in net for net in _EMBEDDING_IPV4):
+            ip = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
     if settings.ARENA_WEBHOOK["allow_private"]:
         return not ip.is_multicast and not ip.is_unspecified
     return ip.is_global and not ip.is_multicast

@@ -22,7 +22,7 @@ from matches.models import Match
 # 3: a seat's view shows other seats' decisions as the game allows (State.redact_decision), not all-or-nothing
 # 4: the payload carries the story (arena.narration: turns in words, scores by frame, chapters, final parts)
 # 5: a faulted turn's story says the referee substituted the move (arena.narration)
-CACHE_VERSION = 5
+CACHE_VERSION = 6
 
 
 class NoReplay(LookupError):

@@ -6,6 +6,7 @@ a number where a number is needed) answers 400 with the reason, never a 500 or a
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -76,11 +77,25 @@ def _choice_param(request, name: str, choices: list[str]) -> str | None:
     return raw
 
 
+def _slug_param(request, name: str) -> str | None:
+    """A slug as given, refused when it cannot be one (a NUL byte would reach the database as an error)."""
+    raw = request.GET.get(name, "").strip()
+    if not raw:
+        return None
+    if not SLUG.fullmatch(raw):
+        raise BadFilter(f"{name} must be a slug (letters, digits, '-' and '_'), not {raw[:40]!r}")
+    return raw
+
+
+SLUG = re.compile(r"[-a-zA-Z0-9_]{1,64}")
+USERNAME = re.compile(r"[\w.@+-]{1,150}")  # Django's user names
+
+
 def match_filters(request) -> dict:
     """The match list's filters as given (validated): game, ladder (slug), bot (id), status, kind, tournament."""
     f = {
         "game": _choice_param(request, "game", game_registry.names()),
-        "ladder": request.GET.get("ladder", "").strip() or None,
+        "ladder": _slug_param(request, "ladder"),
         "bot": _int_param(request, "bot"),
         "status": _choice_param(request, "status", list(Match.Status.values)),
         "kind": _choice_param(request, "kind", list(Match.Kind.values)),
@@ -167,6 +182,8 @@ def game_page(request, name: str):
 
 
 def user_page(request, username: str):
+    if not USERNAME.fullmatch(username):
+        raise Http404("no such user")
     user = get_object_or_404(get_user_model(), username=username, is_active=True)
     bots = list(Bot.objects.filter(owner=user).select_related("active_version")
                 .annotate(matches=Count("participations")).order_by("game", "name"))

@@ -27,7 +27,7 @@ from botregistry.models import Bot, BotVersion
 from ladders.models import Ladder, Rating
 from ladders.rating import pairing_score
 from matches.models import Match, Participant
-from matches.seeds import is_staff, seed_is_public, visible_seed
+from matches.seeds import deal_visible, is_staff, seed_is_public, visible_faults, visible_seed
 from tournaments import services as tservices
 from tournaments.models import Tournament
 
@@ -196,6 +196,10 @@ def head_to_head(b: Bot, mine: list[dict]) -> list[dict]:
 def match(request, match_id: int):
     m = get_object_or_404(Match.objects.select_related("ladder"), pk=match_id)
     seats = list(m.participants.select_related("bot__owner", "version").order_by("seat"))
+    visible = deal_visible(m, request.user)
+    for p in seats:
+        own = request.user.is_authenticated and p.bot.owner_id == request.user.pk
+        p.shown_faults = visible_faults(p.faults, deal_visible=visible, own_seat=own)
     tgame = getattr(m, "tournament_game", None)  # the reverse one-to-one raises an AttributeError when absent
     players = len(seats)
     return render(request, "web/match.html", {
@@ -242,7 +246,7 @@ def match_replay(request, match_id: int):
     path = m.replay_file
     if path is None or not path.exists():
         raise Http404("this match has no replay")
-    if not (is_staff(request.user) or seed_is_public(m)):
+    if not deal_visible(m, request.user):
         return HttpResponse(SEED_STILL_PLAYED, status=403, content_type="text/plain")
     return FileResponse(open(path, "rb"), as_attachment=True, filename=f"match-{m.pk}.replay.json.gz",
                         content_type="application/gzip")

@@ -15,10 +15,10 @@ def compose() -> dict:
 
 def test_services_and_their_dependencies():
     services = compose()["services"]
-    assert set(services) == {"db", "redis", "web", "worker", "beat"}
+    assert set(services) == {"db", "redis", "migrate", "web", "worker", "beat"}
     assert services["db"]["image"].startswith("postgres:")
     assert services["redis"]["image"].startswith("redis:")
-    for name in ("web", "worker", "beat"):
+    for name in ("migrate", "web", "worker", "beat"):
         service = services[name]
         assert service["build"] == "."
         env = service["environment"]
@@ -30,6 +30,8 @@ def test_services_and_their_dependencies():
         assert "storage:/data" in service["volumes"]  # web stores uploads that workers read
     assert services["web"]["ports"] == ["127.0.0.1:8000:8000"]  # plain HTTP: for the TLS proxy on the host only
     assert services["worker"]["privileged"] is True  # bubblewrap and cgroups for the bot sandbox
+    assert [name for name, service in services.items() if service.get("privileged")] == ["worker"]
+    assert [name for name, service in services.items() if service.get("user") == "root"] == ["worker"]
     assert {"pgdata", "redisdata", "storage"} <= set(compose()["volumes"])
 
 
@@ -60,3 +62,83 @@ def test_dockerfile_copies_what_exists_and_installs_the_deploy_extra():
     assert "bubblewrap" in dockerfile
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert re.search(r"^deploy = \[", pyproject, re.M) and "gunicorn" in pyproject
+
+
+# --- issue 12: a deployment that works on first start --------------------------------------------------------
+
+ARENA_SERVICES = ("migrate", "web", "worker", "beat")
+SOURCES = [ROOT / "platform" / "arena_site" / "settings.py", *sorted((ROOT / "arena").rglob("*.py"))]
+
+
+def test_every_environment_variable_is_one_the_code_reads():
+    """A misspelt name (ARENA_SANBOX) would be ignored silently: each name must appear, quoted, in the settings
+    or the engine. (Compose's and the image's own, POSTGRES_*, belong to the postgres image.)"""
+    code = "\n".join(path.read_text() for path in SOURCES)
+    services = compose()["services"]
+    for name in ARENA_SERVICES:
+        for variable in services[name]["environment"]:
+            assert f'"{variable}"' in code, f"{name}: {variable} is read nowhere"
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    for variable in re.findall(r"\b(ARENA_\w+)=", dockerfile):
+        assert f'"{variable}"' in code, variable
+
+
+def test_web_accepts_uploads_and_the_worker_decides_the_sandbox():
+    services = compose()["services"]
+    assert services["web"]["environment"]["ARENA_SANDBOX"] == "worker"  # never probes its unprivileged self
+    assert services["worker"]["environment"]["ARENA_SANDBOX"] in ("auto", "on")
+    for name in ARENA_SERVICES:  # the rest of the environment is the same everywhere
+        others = {k: v for k, v in services[name]["environment"].items() if k != "ARENA_SANDBOX"}
+        assert others == {k: v for k, v in services["web"]["environment"].items() if k != "ARENA_SANDBOX"}
+
+
+def test_migrations_run_once_before_web_worker_and_beat():
+    from django.core.management import get_commands
+
+    services = compose()["services"]
+    migrate = services["migrate"]
+    assert migrate["restart"] == "no"  # a one-shot: `unless-stopped` would run it again and again
+    commands = re.findall(r"manage\.py (\w+)", migrate["command"])
+    assert commands[0] == "migrate" and {"ensure_ladders", "register_builtin_bots"} <= set(commands)
+    assert all(command in get_commands() for command in commands)
+    for name in ("web", "worker", "beat"):
+        assert services[name]["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
+        command = services[name]["command"]
+        assert "migrate" not in (command if isinstance(command, str) else " ".join(command))
+
+
+def test_healthchecks_and_init():
+    services = compose()["services"]
+    for name in ARENA_SERVICES:
+        assert services[name]["init"] is True  # reaps the bots' orphans
+    for name in ("db", "redis", "web", "worker", "beat"):
+        check = services[name]["healthcheck"]
+        assert check["test"][0] in ("CMD", "CMD-SHELL") and check["interval"] and check["retries"]
+    web, beat = services["web"]["healthcheck"]["test"], services["beat"]["healthcheck"]["test"]
+    assert web[1:] == ["python", "platform/arena_site/health.py", "web"]
+    assert beat[1:] == ["python", "platform/arena_site/health.py", "beat",
+                        services["beat"]["command"][services["beat"]["command"].index("--schedule") + 1]]
+    assert (ROOT / "platform" / "arena_site" / "health.py").is_file()
+    worker = services["worker"]["healthcheck"]["test"]
+    # $$ is compose's escape: the shell in the container expands $HOSTNAME, Celery's default node name's host
+    assert worker[0] == "CMD-SHELL" and "inspect ping -d celery@$$HOSTNAME" in worker[1]
+    assert worker[1].startswith("celery --workdir platform -A arena_site ")
+    from django.urls import resolve
+
+    from arena_site.health import healthz
+    assert resolve("/healthz").func is healthz
+
+
+def test_the_image_builds_every_builtin_bot_that_needs_building():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    built = set(re.findall(r"arena bot build --no-sandbox (\S+)", dockerfile))
+    needs_build = {path.parent.relative_to(ROOT).as_posix() for path in (ROOT / "bots").glob("*/*/Makefile")
+                   if (path.parent / "bot.toml").exists()}
+    assert needs_build >= {"bots/cpp/random", "bots/go/random", "bots/java/random"}
+    assert built == needs_build
+
+
+def test_dockerignore_keeps_local_state_out_of_the_image():
+    ignored = {line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
+               if line.strip() and not line.startswith("#")}
+    assert {".git", ".venv", ".runtime", "var", "test-artifacts", ".cache", ".env", "bots/*/*/build"} <= ignored

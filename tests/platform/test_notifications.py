@@ -122,7 +122,9 @@ def test_preferences_api_reads_and_changes_each_event(make_user):
 @pytest.mark.parametrize("url", ["http://127.0.0.1:9/hook", "http://localhost/", "http://10.0.0.7/",
                                  "http://169.254.169.254/latest/meta-data/", "http://[::1]/",
                                  "http://[::ffff:127.0.0.1]/", "http://0.0.0.0/", "ftp://example.org/",
-                                 "file:///etc/passwd", "http://user:pw@example.org/", "javascript:alert(1)"])
+                                 "file:///etc/passwd", "http://user:pw@example.org/", "javascript:alert(1)",
+                                 # IPv4 inside IPv6: NAT64 of the metadata address, 6to4 and compatible loopback
+                                 "http://[64:ff9b::a9fe:a9fe]/", "http://[2002:7f00:1::1]/", "http://[::7f00:1]/"])
 def test_a_webhook_on_the_servers_own_network_is_refused(make_user, settings, url):
     settings.ARENA_WEBHOOK = {**settings.ARENA_WEBHOOK, "allow_private": False}
     user = make_user()

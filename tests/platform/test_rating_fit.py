@@ -41,6 +41,15 @@ def test_a_draw_counts_half_and_draws_narrow_the_dispersion():
     assert f.dispersion == pytest.approx(0.5)  # outcomes ±½ around ½ half the time, 0 the other half
 
 
+def test_a_ladder_of_nothing_but_draws_has_finite_intervals():
+    """All draws measure no spread at all (φ = 0): the floor keeps the intervals finite and positive, so the
+    leaderboard (strict JSON) can show them."""
+    f = fit(two_bots(0, 0, draws=3))
+    assert f.dispersion > 0
+    assert all(math.isfinite(h) and h > 0 for h in f.interval.values())
+    assert f.rating[1] == pytest.approx(f.rating[2])
+
+
 def test_an_unbeaten_bot_stays_finite_and_a_bot_without_games_sits_at_the_average():
     """A bot that won every game (on purpose or by luck) would be +∞ under plain maximum likelihood: the prior
     keeps it finite, and a bot that never played gets the prior's interval about the ladder's average."""

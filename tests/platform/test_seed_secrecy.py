@@ -98,7 +98,11 @@ def test_match_seeds_are_63_bit_secrets_that_no_rng_state_reproduces(world):
                              versions=[world.a.active_version_id, world.b.active_version_id]).seed
                 for _ in range(20)]
 
-    first, again = seeds_with(1), seeds_with(1)
+    saved = random.getstate()  # the global generator is put back: later tests must not inherit seed 1
+    try:
+        first, again = seeds_with(1), seeds_with(1)
+    finally:
+        random.setstate(saved)
     assert SEED_BITS >= 63
     assert all(0 <= s < 2 ** 63 for s in first + again)
     assert set(first).isdisjoint(again), "the same rng state must not give the same seeds"
@@ -278,3 +282,40 @@ def test_version_test_pair_seed_hidden_until_both_games_are_over(world, client_f
     finish(b)
     assert_public(client_for, client, world, a)
     assert pair.seed in pair_seeds(None)
+
+
+def test_fault_messages_wait_for_the_deal_like_the_seed(world, client_for, client, finish):
+    """A fault's message can quote a bot's answer (and so its cards): while another match still plays the same
+    deal, only the faulted seat's owner and staff read it, through the API and the match page; kinds and turns
+    are shown to all. Once the deal is over, everyone reads it."""
+    from matches.models import Participant
+    from matches.services import create_match
+
+    versions = [world.a.active_version_id, world.b.active_version_id]
+    first, sibling = (create_match(game="thebes", params={"players": 2}, time_control={}, versions=versions,
+                                   seed=4242, queue=False) for _ in range(2))
+    finish(first)
+    secret = "answered 'take R12' while holding R40"
+    Participant.objects.filter(match=first, bot=world.b).update(
+        faults=[{"kind": "illegal", "decision": 6, "message": secret}])
+
+    def seen(user) -> tuple[str, int]:
+        seats = client_for(user).get(f"/api/matches/{first.pk}/").json()["participants"]
+        fault = next(p for p in seats if p["bot"] == world.b.pk)["faults"][0]
+        return fault["message"], fault["turn"]
+
+    def page(user) -> str:
+        web = client_for(user) if user else client
+        if user is not None:
+            web.force_login(user)
+        return web.get(f"/matches/{first.pk}/").content.decode()
+
+    for user in (None, world.alice, world.carol):
+        message, turn = seen(user)
+        assert secret not in message and turn == 7
+        assert secret not in page(user) and 'data-fault-turn="7"' in page(user)
+    for user in (world.bob, world.staff):
+        assert seen(user) == (secret, 7)
+        assert secret.replace("'", "&#x27;") in page(user)
+    finish(sibling)
+    assert seen(None) == (secret, 7)

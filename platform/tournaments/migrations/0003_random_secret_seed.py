@@ -1,5 +1,6 @@
 """Tournament seeds become secrets: a random 63-bit default instead of 0, and scheduled tournaments that still
-have the old public default get a fresh secret (nothing has been derived from it yet)."""
+or running tournaments that still have the old public default get a fresh secret: rounds are made one at a time,
+so the rounds still to come are derived from a secret nobody knows (those already made keep their seeds)."""
 
 import matches.seeds
 from django.db import migrations, models
@@ -7,7 +8,7 @@ from django.db import migrations, models
 
 def fresh_secrets(apps, schema_editor):
     Tournament = apps.get_model("tournaments", "Tournament")
-    for t in Tournament.objects.filter(status="scheduled", seed=0):
+    for t in Tournament.objects.filter(status__in=["scheduled", "running"], seed=0):
         t.seed = matches.seeds.new_seed()
         t.save(update_fields=["seed"])
 

@@ -85,3 +85,5 @@ def test_a_forced_decision_is_not_shown_as_forced_where_the_action_is_hidden():
     rp = replay.of_played(game, 7, state, decisions, ["a", "b"])
     for frame in replay.frames(rp, seat=0)[1:]:
         assert frame["forced"] == (frame["action"] is not None)
+        # nor its time: a forced decision takes 0 ms
+        assert (frame["ms"] is None) == (frame["action"] is None)

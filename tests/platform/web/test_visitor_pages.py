@@ -223,3 +223,13 @@ def test_favicon_log_in_landing_and_no_javascript_viewer(client, world):
     page = client.get(f"/matches/{world['match'].pk}/").content.decode()
     noscript = re.search(r"<noscript>(.*?)</noscript>", page, re.S).group(1)
     assert "needs JavaScript" in noscript and f'href="/matches/{world["match"].pk}/replay.json.gz"' in noscript
+
+
+@pytest.mark.django_db
+def test_hostile_bytes_in_page_filters_and_names_are_refused_not_errors(client):
+    """A NUL byte (or anything a slug or a user name cannot hold) is a 400 for a filter and a 404 for a name:
+    PostgreSQL refuses NUL in text, which would otherwise be a 500."""
+    assert client.get("/matches/", {"ladder": "a\x00b"}).status_code == 400
+    assert client.get("/matches/", {"ladder": "x" * 500}).status_code == 400
+    assert client.get("/users/a%00b/").status_code == 404
+    assert client.get("/users/" + "u" * 400 + "/").status_code == 404

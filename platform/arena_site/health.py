@@ -1,0 +1,69 @@
+"""Health checks for docker-compose.yml's services: a cheap `/healthz` view, and a command line that probes it
+(or beat's schedule file) from inside a container.
+
+`/healthz` answers 200 "ok" when the process serves requests and its database answers, 503 otherwise; it tells
+nothing else (no version, no host names). The compose healthchecks run `python platform/arena_site/health.py web`
+and `... beat`: plain Python, no Django set-up, so that a check costs milliseconds."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from django.http import HttpRequest, HttpResponse
+
+#: beat's schedule file is written at least every 3 minutes (Celery's `beat_sync_every` interval, and each task
+#: sent every 30 s updates it); older than this means beat has stopped.
+BEAT_STALE_SECONDS = 300
+
+
+def healthz(request: HttpRequest) -> HttpResponse:
+    from django.db import connection
+
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except Exception:  # the database is down: this web server can't serve anything useful
+        return HttpResponse("database unavailable\n", status=503, content_type="text/plain")
+    return HttpResponse("ok\n", content_type="text/plain")
+
+
+def web_request(environ: dict[str, str], port: int = 8000) -> urllib.request.Request:
+    """The request that probes this container's own web server as the TLS proxy would: with an allowed host name
+    (Django answers 400 to another) and `X-Forwarded-Proto: https` (else ARENA_HTTPS redirects it)."""
+    hosts = [h.strip().lstrip(".") for h in environ.get("ARENA_ALLOWED_HOSTS", "").split(",")]
+    host = next((h for h in hosts if h and h != "*"), "localhost")
+    proto_header = environ.get("ARENA_PROXY_SSL_HEADER", "X-Forwarded-Proto") or "X-Forwarded-Proto"
+    return urllib.request.Request(f"http://127.0.0.1:{port}/healthz",
+                                  headers={"Host": host, proto_header: "https"})
+
+
+def web_ok(environ: dict[str, str]) -> bool:
+    try:
+        with urllib.request.urlopen(web_request(environ), timeout=5) as response:  # noqa: S310 (our own URL)
+            return bool(response.status == 200)
+    except OSError:
+        return False
+
+
+def beat_ok(schedule: Path, now: float | None = None) -> bool:
+    """Whether beat wrote its schedule recently (the file itself or the dbm files shelve makes beside it)."""
+    now = time.time() if now is None else now
+    mtimes = [p.stat().st_mtime for p in schedule.parent.glob(schedule.name + "*") if p.is_file()]
+    return bool(mtimes) and now - max(mtimes) < BEAT_STALE_SECONDS
+
+
+def main(argv: list[str]) -> int:
+    if argv[1:2] == ["web"]:
+        return 0 if web_ok(dict(os.environ)) else 1
+    if argv[1:2] == ["beat"] and len(argv) == 3:
+        return 0 if beat_ok(Path(argv[2])) else 1
+    print("usage: health.py web | beat SCHEDULE_FILE", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

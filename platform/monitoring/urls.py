@@ -1,0 +1,5 @@
+from django.urls import path
+
+from monitoring.views import metrics
+
+urlpatterns = [path("metrics", metrics, name="metrics")]
