@@ -205,9 +205,14 @@ def revalidate(version: BotVersion) -> BotVersion:
 
 def mark_validated(version: BotVersion, ok: bool, reason: str, log_text: str) -> None:
     """Record a validation's outcome; a ready version becomes the bot's active one if it is the newest, and
-    `version_ready` is sent (the ladders enrol the bot)."""
+    `version_ready` is sent (the ladders enrol the bot). Only a version still being validated takes it: a late
+    duplicate of the task (a re-sent message whose first delivery also ran) never turns a version that has since
+    been suspended, or decided by the other run, back into something else."""
     with transaction.atomic():
         version = BotVersion.objects.select_for_update().select_related("bot").get(pk=version.pk)
+        if version.status not in (BotVersion.Status.PENDING, BotVersion.Status.VALIDATING):
+            log.warning("validation result for %s ignored: it is %s already", version, version.status)
+            return
         version.status = BotVersion.Status.READY if ok else BotVersion.Status.FAILED
         version.status_reason = "" if ok else reason
         version.validation_log = log_text

@@ -162,6 +162,23 @@ def test_a_version_that_becomes_ready_enrols_its_bot_through_the_ratings_listene
     assert bot.active_version_id == version.pk
 
 
+def test_a_late_duplicate_validation_never_revives_a_suspended_version(ladder, make_user):
+    """A re-sent validation task whose first delivery also ran reports after the version was decided (here:
+    ready, then suspended for faults): its result is ignored, the suspension stands."""
+    from botregistry.models import Bot, BotVersion
+    from botregistry.services import mark_validated
+
+    bot = Bot.objects.create(owner=make_user(), name="twice", game="thebes")
+    version = BotVersion.objects.create(bot=bot, number=1, sha256="twice", package_dir="/nonexistent/twice",
+                                        status=BotVersion.Status.VALIDATING)
+    mark_validated(version, True, "", "smoke match played")
+    BotVersion.objects.filter(pk=version.pk).update(status=BotVersion.Status.SUSPENDED,
+                                                    status_reason="crashed in 6 of its last 10 matches")
+    mark_validated(version, True, "", "the duplicate's smoke match")
+    version.refresh_from_db()
+    assert version.status == BotVersion.Status.SUSPENDED and version.validation_log == "smoke match played"
+
+
 def test_a_name_that_reads_as_a_built_in_bot_is_refused_through_the_registered_source(make_user):
     """accounts.names knows built-in bots only through the source the bot registry registers at start-up."""
     from accounts.names import impersonation, protected_names
