@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from accounts import throttles
 from api import serializers as s
 from api.permissions import IsOwnerOrReadOnly
+from arena_site import query
 from botregistry.models import Bot, BotVersion
 from botregistry.services import RevalidateRefused, UploadRejected, create_version, revalidate
 from ladders.models import Ladder, Rating
@@ -28,22 +29,19 @@ ID = r"[0-9]{1,18}"  # non-numeric or absurd ids are a 404, not a database error
 
 
 def int_param(request, name: str) -> int | None:
-    raw = request.query_params.get(name)
-    if raw in (None, ""):
-        return None
-    if not (raw.isascii() and raw.isdigit()) or len(raw) > 18:  # "²".isdigit() is True; 19+ digits overflow
-        raise exceptions.ValidationError({name: f"must be a whole number, not {raw[:40]!r}"})
-    return int(raw)
+    """An id filter (`arena_site.query.parse_id`); a 400 naming the parameter when it is not one."""
+    try:
+        return query.parse_id(name, request.query_params.get(name))
+    except query.BadParameter as exc:
+        raise exceptions.ValidationError({name: str(exc)}) from None
 
 
 def str_param(request, name: str, max_length: int = 150) -> str | None:
-    """A text filter: None when absent; a 400 for a NUL byte (PostgreSQL cannot compare one) or absurd length."""
-    raw = request.query_params.get(name)
-    if raw in (None, ""):
-        return None
-    if "\x00" in raw or len(raw) > max_length:
-        raise exceptions.ValidationError({name: f"must be at most {max_length} characters, without NUL bytes"})
-    return raw
+    """A text filter (`arena_site.query.parse_text`): a 400 for a NUL byte or an absurd length."""
+    try:
+        return query.parse_text(name, request.query_params.get(name), max_length)
+    except query.BadParameter as exc:
+        raise exceptions.ValidationError({name: str(exc)}) from None
 
 
 @extend_schema(parameters=[

@@ -34,6 +34,13 @@ def pairing_score(rank: int, other: int) -> float:
     return 1.0 if rank < other else 0.5 if rank == other else 0.0
 
 
+def ranks_for_rating(ranks: Sequence[int | None]) -> list[int]:
+    """The finishing order a rating reads: a seat without a rank (a bot disqualified before the end) counts as
+    last, tied with any other such seat."""
+    last = len(ranks)
+    return [r if r is not None else last for r in ranks]
+
+
 def share_beaten(rank: int, opponent_ranks: Sequence[int]) -> float:
     """The share of the opponents this seat finished ahead of, ties half: 1 / ½ / 0 with two players; 1, ⅔, ⅓, 0
     for the four places of a four-player game."""

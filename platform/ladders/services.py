@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from botregistry.models import Bot
 from ladders.models import Ladder, Rating
-from ladders.rating import Skill, elo_changes, initial_skill, openskill_update
+from ladders.rating import Skill, elo_changes, initial_skill, openskill_update, ranks_for_rating
 
 
 def ensure_ladders() -> list[Ladder]:
@@ -67,7 +67,7 @@ def apply_ratings(match, participants) -> None:
         Rating.objects.get_or_create(ladder_id=match.ladder_id, bot_id=bot_id)
     ratings = {r.bot_id: r for r in Rating.objects.select_for_update().filter(
         ladder_id=match.ladder_id, bot_id__in=bot_ids).order_by("pk")}
-    ranks = [p.rank if p.rank is not None else len(participants) for p in participants]
+    ranks = ranks_for_rating([p.rank for p in participants])
     current = [ratings[p.bot_id] for p in participants]
     deltas = elo_changes([r.elo for r in current], ranks, k=settings.ARENA_RATING["k"])
     skills = openskill_update([Skill(r.mu, r.sigma) for r in current], ranks)

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ladders.models import Ladder, Rating
+from ladders.rating import ranks_for_rating
 from ladders.rating_fit import Results, fit
 from matches.models import Match, Participant
 
@@ -30,9 +31,8 @@ def ladder_results(ladder: Ladder) -> Results:
 
     def flush() -> None:
         if len(bots) >= 2:
-            last = len(bots)
             try:
-                results.add(bots, [r if r is not None else last for r in ranks])
+                results.add(bots, ranks_for_rating(ranks))
             except ValueError:  # a bot seated twice (matchmaking never does it): leave the game out, not the fit
                 log.warning("match %s left out of the rating fit of %s: a bot sits twice", current, ladder.slug)
 

@@ -9,6 +9,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
 from accounts import throttles
+from arena_site import query
 from botregistry.models import BotVersion
 from ladders.models import Ladder
 from matches.seeds import is_staff
@@ -111,12 +112,12 @@ class VersionTestViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.
 
     def get_queryset(self):
         qs = VersionTest.objects.select_related("owner", "bot", "version_a", "version_b")
-        bot = self.request.query_params.get("bot")
-        if bot:
-            # ASCII digits and at most 18 of them: "²" or 20 digits would reach the database and fail there
-            if not (bot.isascii() and bot.isdigit() and len(bot) <= 18):
-                raise serializers.ValidationError({"bot": f"a bot id (a whole number), not {bot[:40]!r}"})
-            qs = qs.filter(bot=int(bot))
+        try:
+            bot = query.parse_id("bot", self.request.query_params.get("bot"))
+        except query.BadParameter as exc:
+            raise serializers.ValidationError({"bot": str(exc)}) from None
+        if bot is not None:
+            qs = qs.filter(bot=bot)
         status_ = self.request.query_params.get("status")
         if status_:
             if status_ not in VersionTest.Status.values:

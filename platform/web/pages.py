@@ -6,7 +6,6 @@ a number where a number is needed) answers 400 with the reason, never a 500 or a
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -18,6 +17,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
 from arena import games as game_registry
+from arena_site import query
 from botregistry.models import Bot
 from ladders.models import Ladder, Rating
 from matches.models import Match, Participant
@@ -55,51 +55,24 @@ class BadFilter(ValueError):
     """A query-string filter the page cannot apply (the message says why)."""
 
 
-def _int_param(request, name: str) -> int | None:
-    raw = request.GET.get(name, "").strip()
-    if not raw:
-        return None
+def _param(parse, request, name: str, *args):
     try:
-        value = int(raw)
-    except ValueError:
-        raise BadFilter(f"{name} must be a number, not {raw[:40]!r}") from None
-    if not 0 < value < 2**63:
-        raise BadFilter(f"{name} {value} is out of range")
-    return value
+        return parse(name, request.GET.get(name), *args)
+    except query.BadParameter as exc:
+        raise BadFilter(str(exc)) from None
 
 
-def _choice_param(request, name: str, choices: list[str]) -> str | None:
-    raw = request.GET.get(name, "").strip()
-    if not raw:
-        return None
-    if raw not in choices:
-        raise BadFilter(f"{name} must be one of {', '.join(choices)}, not {raw[:40]!r}")
-    return raw
-
-
-def _slug_param(request, name: str) -> str | None:
-    """A slug as given, refused when it cannot be one (a NUL byte would reach the database as an error)."""
-    raw = request.GET.get(name, "").strip()
-    if not raw:
-        return None
-    if not SLUG.fullmatch(raw):
-        raise BadFilter(f"{name} must be a slug (letters, digits, '-' and '_'), not {raw[:40]!r}")
-    return raw
-
-
-SLUG = re.compile(r"[-a-zA-Z0-9_]{1,64}")
-USERNAME = re.compile(r"[\w.@+-]{1,150}")  # Django's user names
 
 
 def match_filters(request) -> dict:
     """The match list's filters as given (validated): game, ladder (slug), bot (id), status, kind, tournament."""
     f = {
-        "game": _choice_param(request, "game", game_registry.names()),
-        "ladder": _slug_param(request, "ladder"),
-        "bot": _int_param(request, "bot"),
-        "status": _choice_param(request, "status", list(Match.Status.values)),
-        "kind": _choice_param(request, "kind", list(Match.Kind.values)),
-        "tournament": _int_param(request, "tournament"),
+        "game": _param(query.parse_choice, request, "game", game_registry.names()),
+        "ladder": _param(query.parse_slug, request, "ladder"),
+        "bot": _param(query.parse_id, request, "bot"),
+        "status": _param(query.parse_choice, request, "status", Match.Status.values),
+        "kind": _param(query.parse_choice, request, "kind", Match.Kind.values),
+        "tournament": _param(query.parse_id, request, "tournament"),
     }
     if f["ladder"] and not Ladder.objects.filter(slug=f["ladder"]).exists():
         raise BadFilter(f"there is no ladder {f['ladder'][:64]!r}")
@@ -182,7 +155,7 @@ def game_page(request, name: str):
 
 
 def user_page(request, username: str):
-    if not USERNAME.fullmatch(username):
+    if not query.USERNAME.fullmatch(username):
         raise Http404("no such user")
     user = get_object_or_404(get_user_model(), username=username, is_active=True)
     bots = list(Bot.objects.filter(owner=user).select_related("active_version")
