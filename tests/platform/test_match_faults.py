@@ -173,7 +173,7 @@ def test_a_queued_match_behind_a_backlog_is_resent_after_the_documented_delay_on
     assert sent == [match.pk] and services.recover_stale() == []  # just sent: nothing to recover
 
     delay = timedelta(seconds=settings.ARENA_RESEND_QUEUED_AFTER_SECONDS)
-    Match.objects.filter(pk=match.pk).update(sent_at=timezone.now() - delay + timedelta(seconds=5))
+    Match.objects.filter(pk=match.pk).update(sent_at=timezone.now() - delay + timedelta(seconds=30))  # a loaded machine may stall
     assert services.recover_stale() == []  # not yet
     Match.objects.filter(pk=match.pk).update(sent_at=timezone.now() - delay - timedelta(seconds=1))
     assert services.recover_stale() == [match.pk] and sent == [match.pk, match.pk]
@@ -313,7 +313,7 @@ def test_a_lost_message_is_resent_within_seconds_when_the_broker_holds_none(cele
     wait_for(lambda: services.waiting_messages() == 0, 30, 0.5, "the worker to drain the queue")
     grace = timedelta(seconds=settings.ARENA_LOST_MESSAGE_SECONDS)
     assert settings.ARENA_LOST_MESSAGE_SECONDS <= 30
-    Match.objects.filter(pk=lost.pk).update(sent_at=timezone.now() - grace + timedelta(seconds=5))
+    Match.objects.filter(pk=lost.pk).update(sent_at=timezone.now())  # the whole grace ahead, even on a loaded machine
     assert services.recover_stale() == []  # just sent: it may be on its way
     Match.objects.filter(pk=lost.pk).update(sent_at=timezone.now() - grace - timedelta(seconds=1))
     assert services.recover_stale() == [lost.pk]

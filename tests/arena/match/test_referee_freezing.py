@@ -21,6 +21,8 @@ def test_background_threads_get_no_cpu_between_decisions():
     assert burner.faults == [] and dawdler.faults == []
     burned = float(re.search(r"burned=([\d.]+)", "\n".join(logs[0])).group(1))
     # the burner was frozen through all of the dawdler's turns (>= 1.5 s of wall time, in which an unfrozen
-    # busy thread gets up to a whole core); it can only have run during its own, quick decisions and EndMatch
+    # busy thread gets up to a whole core); it can only have run during its own, quick decisions and EndMatch,
+    # plus the moments between a thaw and the clock's start and between an answer and the freeze, which a loaded
+    # machine stretches: the slack is for those
     assert dawdler.time_ms >= 1500
-    assert burned <= burner.time_ms / 1000 + 0.3, (burned, burner.time_ms)
+    assert burned <= burner.time_ms / 1000 + 0.75, (burned, burner.time_ms)
