@@ -20,16 +20,17 @@ COPY arena ./arena
 COPY proto ./proto
 COPY platform ./platform
 COPY bots ./bots
-# The built-in C++, Go and Java bots are built here (trusted code; no sandbox during `docker build`), so that the
-# unprivileged web service finds them built when it registers the built-in bots and never writes under /app.
+COPY scripts/build-image ./scripts/build-image
+# The bots' runtimes and the built-in C++, Go and Java bots are built here (trusted code; no sandbox during
+# `docker build`) by scripts/build-image, which CI runs too, so that the unprivileged web service finds them built
+# when it registers the built-in bots and never writes under /app.
 RUN python3 -m venv $VIRTUAL_ENV && pip install -q --upgrade pip && pip install -q -e '.[deploy]' \
- && arena runtimes install && arena bot build --no-sandbox bots/cpp/random \
- && arena bot build --no-sandbox bots/go/random && arena bot build --no-sandbox bots/java/random
+ && scripts/build-image
 
 # The web server and beat run as the unprivileged `arena` (the image's default user); only the worker runs as root
-# (docker-compose.yml: the sandbox needs it). /data is shared: its group is arena and setgid, and every service
-# writes with umask 0002 (the entrypoint), so what one service makes there the others can use; tini reaps the
-# bots' orphaned processes.
+# (docker-compose.yml: the sandbox needs it). /data is each container's own working folder (packages, replays and
+# logs are shared through object storage, not a volume); its group is arena and setgid and every service writes
+# with umask 0002 (the entrypoint); tini reaps the bots' orphaned processes.
 RUN useradd --system --uid 10001 --user-group --home-dir /app --no-create-home --shell /usr/sbin/nologin arena \
  && mkdir -p /data/storage && chown -R arena:arena /data && chmod 2770 /data /data/storage
 ENV ARENA_STORAGE_DIR=/data/storage ARENA_VAR_DIR=/data

@@ -24,6 +24,7 @@ lint: install
 test: install
 	$(BIN)/arena runtimes install
 	scripts/install-axe
+	scripts/install-oidc-provider
 	$(BIN)/pytest
 
 # Arena on embedded defaults (SQLite + embedded Redis under var/): installs, builds the bot runtimes, migrates,

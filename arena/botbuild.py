@@ -49,8 +49,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena import sandbox as sandboxes
 from arena.botpkg import Manifest, load_manifest, package_files
-from arena.sandbox import SandboxLimits, check_available, launch, runtimes
+from arena.sandbox import SandboxLimits, launch, runtimes
 
 DEFAULT_BUILD_TIMEOUT_S = 120.0
 TIMEOUT_ENV = "ARENA_BUILD_TIMEOUT"
@@ -263,7 +264,9 @@ def _run_plain(manifest: Manifest, timeout: float, cache_dir: Path) -> tuple[flo
 
 
 def _run_sandboxed(manifest: Manifest, timeout: float, cache_dir: Path) -> tuple[float, str, int]:
-    check_available()  # SandboxUnavailable, in words, before the scratch tmpfs needs root
+    # SandboxUnavailable, in words, before the scratch tmpfs needs root; looked up on the package at each call, like
+    # every other caller's, so that one answer (or one test's stand-in) never sticks to this module alone
+    sandboxes.check_available()
     _kit()
     with _Scratch() as scratch:
         _copy_in(manifest.path, scratch.path)

@@ -1,13 +1,14 @@
 """Ladder throughput: finished matches per minute with one and with two Celery worker processes.
 
-    python bench/platform_throughput.py [--seconds 60] [--bots 8] [--workers 1 2]
+    python bench/platform_throughput.py [--seconds 60] [--bots 8] [--workers 1 2] [--decide-ms 0]
 
 A Thebes 2-player ladder of `--bots` copies of the built-in Python random bot (house bots, so any two may
 meet), real sandboxed matches (when the host can sandbox), PostgreSQL (DATABASE_URL, default database
 arena_bench_throughput) and Redis (CELERY_BROKER_URL, default redis://127.0.0.1:6379/1) on a private queue.
 This process plays Celery beat's part, calling matchmaking every 0.5 s. Each worker process is a solo pool
 (one match at a time), so N processes = N matches at once. After a warm-up (first match finished) it counts
-the matches finished during the window.
+the matches finished during the window. `--decide-ms N`: the bots sleep N ms before each decision (bots that
+think without using the CPU: what more workers buy when the machine's cores are not the limit).
 """
 
 from __future__ import annotations
@@ -26,7 +27,24 @@ os.environ.setdefault("ARENA_MAX_PENDING", "4")
 from _platform_setup import ROOT, reset_platform_tables, setup_django  # noqa: E402
 
 
-def make_ladder(bots: int):
+def thinking_bot(decide_ms: int):
+    """The Python random bot, sleeping `decide_ms` before each decision, in a folder of its own."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    folder = Path(tempfile.mkdtemp(prefix="arena-bench-thinking-")) / "bot"
+    shutil.copytree(ROOT / "bots" / "python" / "random", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    (folder / "bot.py").write_text(
+        "import time\nfrom arena_bot import Bot, run\n\n\nclass Thinking(Bot):\n    def decide(self, request):\n"
+        f"        time.sleep({decide_ms / 1000})\n        return self.rng.randrange(len(request.legal_actions))\n\n\n"
+        "run(Thinking())\n")
+    folder.chmod(0o755)
+    folder.parent.chmod(0o755)  # readable by the sandboxed bot's uid
+    return folder
+
+
+def make_ladder(bots: int, decide_ms: int = 0):
     from arena.botpkg import load_manifest, package_sha256
     from botregistry.models import Bot, BotVersion
     from botregistry.services import house_user, manifest_dict
@@ -35,7 +53,7 @@ def make_ladder(bots: int):
 
     reset_platform_tables()
     ladder = Ladder.objects.create(slug="thebes-2p", name="Thebes 2p", game="thebes", players=2)
-    folder = ROOT / "bots" / "python" / "random"
+    folder = thinking_bot(decide_ms) if decide_ms else ROOT / "bots" / "python" / "random"
     manifest, sha = load_manifest(folder), package_sha256(folder)
     owner = house_user()
     for i in range(bots):
@@ -59,12 +77,12 @@ def start_workers(n: int) -> list[subprocess.Popen]:
         for i in range(n)]
 
 
-def run(workers: int, seconds: float, bots: int) -> float:
+def run(workers: int, seconds: float, bots: int, decide_ms: int = 0) -> float:
     from arena_site.celery import app
     from matches.models import Match
     from matchmaking.services import matchmake
 
-    make_ladder(bots)
+    make_ladder(bots, decide_ms)
     app.control.purge()
     processes = start_workers(workers)
     try:
@@ -114,13 +132,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--bots", type=int, default=8)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--decide-ms", type=int, default=0, help="bots sleep this long before each decision")
     args = parser.parse_args()
     setup_django("arena_bench_throughput")
     from arena_site.sandbox_mode import unavailable_reason
     print(f"sandbox: {'on' if unavailable_reason() is None else 'OFF: ' + str(unavailable_reason())}; "
           f"cores: {os.cpu_count()}", flush=True)
     try:
-        rates = {n: run(n, args.seconds, args.bots) for n in args.workers}
+        rates = {n: run(n, args.seconds, args.bots, args.decide_ms) for n in args.workers}
     finally:
         _forget_queue()
     if 1 in rates and len(rates) > 1:

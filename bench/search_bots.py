@@ -23,6 +23,7 @@ import cProfile
 import importlib.util
 import io
 import math
+import multiprocessing
 import pstats
 import random
 import statistics
@@ -46,11 +47,11 @@ def load_bot_class():
 
 
 def play(name: str, players: int, seed: int, search_seat: int, think: float, module, rollout_decisions=None,
-         stats: dict | None = None) -> list[int]:
+         stats: dict | None = None, iterations: int | None = None) -> list[int]:
     game = games.load(name, players=players)
     encoder = Encoder(game)
     greedy = games.policies(name)["greedy"]()
-    bot = module.SearchBot(think, rollout_decisions)
+    bot = module.SearchBot(think, rollout_decisions, iterations)
     bot.start(arena_pb2.StartMatchRequest(game=name, params_json=f'{{"players": {players}}}', seat=search_seat,
                                           bot_seed=seed))
     rng = random.Random(seed)
@@ -63,18 +64,47 @@ def play(name: str, players: int, seed: int, search_seat: int, think: float, mod
             state.apply(legal[0])
         elif seat == search_seat:
             request = encoder.decide(k, seat, state.observation(seat), legal, 1000, 10_000)
-            t = time.perf_counter()
+            t, cpu = time.perf_counter(), time.process_time()
             choice = bot.decide(request)
             if stats is not None:
                 stats["decisions"] += 1
                 stats["iterations"] += bot.iterations
                 stats["seconds"] += time.perf_counter() - t
+                stats["cpu"] = stats.get("cpu", 0.0) + time.process_time() - cpu
             state.apply_text(choice) if isinstance(choice, str) else state.apply(legal[choice])
         else:
             obs = state.observation(seat) if greedy.needs_observation else None
             state.apply(legal[greedy.choose(obs, legal, rng)])
         k += 1
     return state.ranking()
+
+
+SPLIT = [  # (what, file suffix, function names): where a search's time goes (cumulative, under the profiler)
+    ("determinize (Sampler.sample)", "forward.py", {"sample"}),
+    ("clone", "state.py", {"clone"}),
+    ("legal actions", "state.py", {"legal_actions"}),
+    ("step / apply", "state.py", {"step", "apply"}),
+    ("rollout policy (Thebes heuristic)", "search.py", {"choose"}),
+    ("tree: candidates by the heuristic", "search.py", {"candidates"}),
+    ("rollout policy (Minos greedy scores)", "policies.py", {"_score"}),
+    ("rollouts in all (policy + step + legal)", "search.py", {"rollout"}),
+    ("evaluation (rewards)", "search.py", {"rewards"}),
+    ("ranking the decision's candidates", "search.py", {"root_candidates"}),
+]
+
+
+def print_split(table: pstats.Stats, searched: float) -> None:
+    """Cumulative time of each part of the search as a share of the searched time (parts nest: the rollouts
+    contain their legal actions and steps; recursive entries are counted once)."""
+    total = sum(ct for (file, _line, name), (_cc, _nc, _tt, ct, _callers) in table.stats.items()  # type: ignore[attr-defined]
+                if file.endswith("search.py") and name == "search")
+    total = total or searched
+    print("where the search's time goes (cumulative, parts nest):")
+    for what, suffix, names in SPLIT:
+        t = sum(ct for (file, _line, name), (_cc, _nc, _tt, ct, _callers) in table.stats.items()  # type: ignore[attr-defined]
+                if file.endswith(suffix) and name in names)
+        if t:
+            print(f"  {what:42s} {t:7.2f} s  {100 * t / total:5.1f} %")
 
 
 def interval(values: list[float]) -> tuple[float, float]:
@@ -84,7 +114,11 @@ def interval(values: list[float]) -> tuple[float, float]:
 
 
 def elo(score: float) -> float:
-    score = min(max(score, 1e-6), 1 - 1e-6)
+    """The Elo difference a score implies (±inf for a clean sweep either way)."""
+    if score >= 1:
+        return math.inf
+    if score <= 0:
+        return -math.inf
     return -400 * math.log10(1 / score - 1)
 
 
@@ -96,6 +130,10 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rollout-decisions", type=int, default=None, help="Minos: rollout cut-off")
+    parser.add_argument("--iterations", type=int, default=None,
+                        help="a fixed number of rollouts a decision instead of --think (reproducible on any load)")
+    parser.add_argument("--jobs", type=int, default=1, help="games played in parallel worker processes")
+    parser.add_argument("--report-every", type=int, default=50, help="print the figures so far every N games")
     parser.add_argument("--speed", action="store_true", help="iterations per second and a profile, one game")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="override one of the bot's tuning constants, e.g. --set THEBES_RANDOM_SHARE=0")
@@ -106,46 +144,93 @@ def main() -> None:
         if not hasattr(module, key):
             parser.error(f"the bot has no constant {key}")
         setattr(module, key, type(getattr(module, key))(value))
-    if args.speed:
-        stats = {"decisions": 0, "iterations": 0, "seconds": 0.0}
+    if args.speed:  # one game as it runs, then the same game under the profiler for the split
+        stats = {"decisions": 0, "iterations": 0, "seconds": 0.0, "cpu": 0.0}
+        play(args.game, args.players, args.seed, 0, args.think, module, args.rollout_decisions, stats,
+             args.iterations)
+        print(f"{stats['decisions']} searched decisions, {stats['iterations'] / stats['decisions']:.0f} iterations "
+              f"a decision, {stats['iterations'] / stats['seconds']:.0f} iterations/s of wall time, "
+              f"{stats['iterations'] / max(1e-9, stats['cpu']):.0f} per CPU second (the machine's load aside); "
+              f"{stats['decisions'] / stats['cpu']:.1f} decisions per CPU second")
+        stats = {"decisions": 0, "iterations": 0, "seconds": 0.0, "cpu": 0.0}
         profile = cProfile.Profile()
         profile.enable()
-        play(args.game, args.players, args.seed, 0, args.think, module, args.rollout_decisions, stats)
+        play(args.game, args.players, args.seed, 0, args.think, module, args.rollout_decisions, stats,
+             args.iterations)
         profile.disable()
-        print(f"{stats['decisions']} searched decisions, {stats['iterations'] / stats['decisions']:.0f} iterations "
-              f"a decision, {stats['iterations'] / stats['seconds']:.0f} iterations/s")
         out = io.StringIO()
-        pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(18)
+        table = pstats.Stats(profile, stream=out)
+        print_split(table, stats["seconds"])
+        table.sort_stats("tottime").print_stats(18)
         print(out.getvalue())
         return
-    ranks, greedy_ranks, points = [], [], []
+    ranks, greedy_ranks, points, gaps = [], [], [], []
     started = time.time()
-    stats = {"decisions": 0, "iterations": 0, "seconds": 0.0}
-    for g in range(args.games):
-        seat = g % args.players
-        ranking = play(args.game, args.players, args.seed + g, seat, args.think, module, args.rollout_decisions,
-                       stats)
+    stats = {"decisions": 0, "iterations": 0, "seconds": 0.0, "cpu": 0.0}
+    budget = f"{args.iterations} rollouts" if args.iterations else f"{args.think}s"
+    global _JOB
+    _JOB = (args, module)
+    if args.jobs > 1:  # forked workers inherit the module with its --set overrides
+        pool = multiprocessing.get_context("fork").Pool(args.jobs)
+        games_played = pool.imap(_one_game, range(args.games))  # in order: the same figures as one process
+    else:
+        games_played = map(_one_game, range(args.games))
+    for g, (seat, ranking, game_stats) in enumerate(games_played):
+        for key in stats:
+            stats[key] += game_stats[key]
         ranks.append(ranking[seat])
         others = [r for s, r in enumerate(ranking) if s != seat]
         greedy_ranks.extend(others)
+        gaps.append(ranking[seat] - statistics.fmean(others))
         if args.players == 2:
             points.append(1.0 if ranking[seat] < others[0] else 0.5 if ranking[seat] == others[0] else 0.0)
         elif args.players == 1:
             points.append(1.0 if ranking[seat] == 1 else 0.0)
         print(f"game {g + 1}: search seat {seat} rank {ranking[seat]} of {ranking}", file=sys.stderr)
-    took = time.time() - started
-    print(f"{args.game} {args.players}p, search {args.think}s vs greedy, {args.games} games, {took:.0f} s, "
-          f"{stats['iterations'] / max(1, stats['decisions']):.0f} iterations a decision, "
-          f"{stats['iterations'] / max(1e-9, stats['seconds']):.0f} iterations/s")
+        if (g + 1) % args.report_every == 0 or g + 1 == args.games:
+            took = time.time() - started
+            print(f"{args.game} {args.players}p, search {budget} vs greedy, {g + 1} games, {took:.0f} s, "
+                  f"{stats['iterations'] / max(1, stats['decisions']):.0f} iterations a decision, "
+                  f"{stats['iterations'] / max(1e-9, stats['seconds']):.0f} iterations/s of wall time, "
+                  f"{stats['iterations'] / max(1e-9, stats['cpu']):.0f} per CPU second (the machine's load aside)")
+            report(points, ranks, greedy_ranks, gaps, args.players)
+            sys.stdout.flush()
+
+
+_JOB: tuple = ()
+
+
+def _one_game(g: int) -> tuple[int, list[int], dict]:
+    """Game `g` of the run (its seed and the search's seat follow from g alone)."""
+    args, module = _JOB
+    seat = g % args.players
+    stats = {"decisions": 0, "iterations": 0, "seconds": 0.0, "cpu": 0.0}
+    ranking = play(args.game, args.players, args.seed + g, seat, args.think, module, args.rollout_decisions,
+                   stats, args.iterations)
+    return seat, ranking, stats
+
+
+def wilson(points: list[float]) -> tuple[float, float]:
+    """95 % Wilson score interval of a score (draws count a half): unlike the normal approximation it stays
+    meaningful when the score is near 0 or 1 (a clean sweep still has a finite lower bound)."""
+    n, p, z = len(points), statistics.fmean(points), 1.96
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def report(points: list[float], ranks: list[int], greedy_ranks: list[int], gaps: list[float], players: int) -> None:
     if points:
         mean, half = interval(points)
-        print(f"score {mean:.3f} ± {half:.3f} (95 %) -> Elo {elo(mean):+.0f} "
-              f"[{elo(mean - half):+.0f}, {elo(mean + half):+.0f}]")
-    if args.players > 2:
+        low, high = wilson(points)
+        print(f"score {mean:.3f} ({len(points)} games, {sum(points):g} points) -> Elo {elo(mean):+.0f}, 95 % "
+              f"[{elo(low):+.0f}, {elo(high):+.0f}] (Wilson; normal approximation ± {half:.3f})")
+    if players > 2:
         m, h = interval([float(r) for r in ranks])
-        gm, gh = interval([float(r) for r in greedy_ranks])
-        print(f"mean rank: search {m:.2f} ± {h:.2f}, greedy {gm:.2f} ± {gh:.2f} (95 %)")
-
+        gm = statistics.fmean(greedy_ranks)
+        d, dh = interval(gaps)
+        print(f"mean rank: search {m:.2f} ± {h:.2f}, greedy seats {gm:.2f}; search minus the greedy seats' mean "
+              f"in the same game {d:+.2f} ± {dh:.2f} (95 %, {len(ranks)} games; negative = search ranks better)")
 
 if __name__ == "__main__":
     main()

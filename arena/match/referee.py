@@ -4,7 +4,9 @@ It starts every bot (each in its own sandbox; all run at once and are waited for
 serves, calls each bot only for its own decisions, and stops them all at the end, whatever they did. Faults never
 stop a match:
 
-- timeout    no answer within the decision limit plus what is left of the bank (the bank is then empty);
+- timeout    no answer within the decision limit plus what is left of the bank (the bank is then empty); time
+             in which the referee's own process was stalled (stopped, a paused VM: `arena.match.stalls`) is not
+             charged, and a deadline that passed during such a stall asks the bot again with its time left;
 - crash      the bot stopped serving (its process died, was OOM-killed, ...): disqualified at once;
 - illegal    the answer names no legal action (index out of range, unknown text);
 - malformed  the answer is not a readable DecideResponse, is too large, has no choice, or is an error status;
@@ -43,6 +45,7 @@ from arena import replay as replays
 from arena import sandbox as sandboxes
 from arena.botpkg import Manifest, ManifestError, load_manifest, package_sha256
 from arena.games.base import Action, Game, State
+from arena.match import stalls
 from arena.match.client import BotClient, CallFailed
 from arena.match.protocol import BadAnswer, Encoder, chosen_index, new_bot_seed_key
 from arena.match.ranking import final_ranks
@@ -56,6 +59,8 @@ _log = logging.getLogger("arena.match")
 END_MATCH_S = 0.5
 #: How often a bot's process is checked between its calls (alive? within its CPU budget?).
 CHECK_EVERY_S = 0.05
+#: How many times one decision is asked again because the referee's own stall let its deadline pass.
+MAX_REASKS = 3
 
 
 @dataclass
@@ -251,20 +256,16 @@ def _decide(seat: _Seat, encoder: Encoder, state: State, decision: int, legal: l
     seat.unanswered = None
     client, process = seat.client, seat.process
     assert client is not None and process is not None, "a seat still playing is connected"
-    process.thaw()  # a bot runs during its own decisions only: frozen between them (off its clock)
-    t0 = time.perf_counter()
+    clock = _Clock()
     try:
         try:
-            response = client.call("Decide", request, allowed_ms / 1000)
+            response = _ask(client, process, request, allowed_ms, clock)
         except CallFailed as exc:
             if exc.kind == FaultKind.TIMEOUT:  # the gRPC deadline passed: say what the limit was, in the clock's terms
                 raise CallFailed(FaultKind.TIMEOUT, f"no answer within {tc.decision_ms} ms + {seat.bank_ms:.0f} ms of "
                                             f"bank" + _late(still, decision)) from None
             raise
-        finally:
-            t1 = time.perf_counter()
-            process.freeze()  # answered or not, it thinks no further on the others' time
-        ms = (t1 - t0) * 1000
+        ms = clock.ms
         if ms > allowed_ms:  # an answer that squeezed past the deadline is still late
             raise CallFailed(FaultKind.TIMEOUT, f"answered after {ms:.0f} ms; the limit was {tc.decision_ms} ms + "
                                                 f"{seat.bank_ms:.0f} ms of bank")
@@ -272,7 +273,7 @@ def _decide(seat: _Seat, encoder: Encoder, state: State, decision: int, legal: l
             seat.annotations[decision] = botlogs.clean_annotation(response.annotation)
         choice = chosen_index(response, legal)
     except (CallFailed, BadAnswer) as exc:
-        ms = (t1 - t0) * 1000
+        ms = clock.ms
         _charge(seat, ms, tc)
         kind, message = exc.kind, exc.message
         if kind == FaultKind.TIMEOUT:
@@ -293,6 +294,45 @@ def _decide(seat: _Seat, encoder: Encoder, state: State, decision: int, legal: l
         return None, ms
     _charge(seat, ms, tc)
     return choice, ms
+
+
+@dataclass
+class _Clock:
+    """A decision's time on the bot's clock: `ms` charged, `stalled_ms` of the referee's own stalls not charged."""
+
+    ms: float = 0.0
+    stalled_ms: float = 0.0
+
+
+def _ask(client: BotClient, process: sandboxes.BotProcess, request: Any, allowed_ms: float, clock: _Clock) -> Any:
+    """Call Decide with what is left of `allowed_ms`, the bot thawed for the call only; returns the answer or
+    raises CallFailed. Time in which the referee itself was stalled (stopped, paused: `arena.match.stalls`) is
+    not charged to the bot; a deadline that passed because of a stall is not the bot's timeout: the bot is asked
+    again with the time it has left (at most `MAX_REASKS` times)."""
+    for attempt in range(MAX_REASKS + 1):
+        process.thaw()  # a bot runs during its own decisions only: frozen between them (off its clock)
+        t0 = time.perf_counter()
+        failure: CallFailed | None = None
+        try:
+            response = client.call("Decide", request, (allowed_ms - clock.ms) / 1000)
+        except CallFailed as exc:
+            failure = exc
+        finally:
+            t1 = time.perf_counter()
+            process.freeze()  # answered or not, it thinks no further on the others' time
+            stalled = stalls.WATCH.overlap(t0, t1)
+            clock.ms += max(0.0, t1 - t0 - stalled) * 1000
+            clock.stalled_ms += stalled * 1000
+        if failure is None:
+            if stalled:
+                _log.warning("the referee was stalled %.0f ms during a decision: not charged to the bot",
+                             stalled * 1000)
+            return response
+        if failure.kind != FaultKind.TIMEOUT or not stalled or clock.ms >= allowed_ms or attempt == MAX_REASKS:
+            raise failure
+        _log.warning("the referee was stalled %.0f ms and the deadline passed meanwhile: asking again with the "
+                     "%.0f ms the bot has left", stalled * 1000, allowed_ms - clock.ms)
+    raise AssertionError("unreachable")
 
 
 def _charge(seat: _Seat, ms: float, tc: TimeControl) -> None:
@@ -329,6 +369,7 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
         raise ValueError(f"{game} with players={g.players} needs {g.players} bots, got {len(bots)}")
     if sandbox:
         sandboxes.check_available()
+    stalls.WATCH.ensure_running()  # the referee's own stalls are never charged to a bot (`_ask`)
     tc = time_control
     encoder = Encoder(g)
     key = bot_seed_key if bot_seed_key is not None else new_bot_seed_key()

@@ -32,7 +32,7 @@ from arena.sandbox.limits import SandboxLimits
 from arena.sandbox.mounts import BotMounts
 from arena.sandbox.output import OutputTail
 from arena.sandbox.reap import kill_until_gone
-from arena.sandbox.uids import UidLease, kill_uid, processes_of_uid, state_dir
+from arena.sandbox.uids import UidLease, check_in_range, kill_uid, processes_of_uid, state_dir
 
 SOCKET_NAME = "bot.sock"
 log = logging.getLogger("arena.sandbox")
@@ -431,6 +431,11 @@ class SandboxedBot(BotProcess):
     sandboxed = True
 
     def __init__(self, *, limits: SandboxLimits, lease: UidLease) -> None:
+        try:
+            check_in_range(lease.uid)  # never a uid another referee on this kernel may hand out
+        except SandboxUnavailable:
+            lease.release()
+            raise
         super().__init__(limits=limits)
         self._lease = lease
         self.uid = lease.uid

@@ -9,12 +9,23 @@ what a dead holder may have left (processes of that uid; its mounts and cgroups 
 
 The uids have no passwd entry (none is needed); the range is `ARENA_SANDBOX_UID_BASE` (default 2,900,000) and the
 1,000 uids above it, far from the uids and subuid ranges a Debian host hands out.
+
+**Ranges.** The flocks only separate referees that share one state folder. Referees on one kernel with separate
+state folders (workers in separate containers of one host: `docker compose --scale worker=2`) would lease the
+same uid. So a process may be given a range of its own (`use_range`, or `ARENA_SANDBOX_UIDS=first-last` in its
+environment): it then leases only uids of that range, and a bot is never started with a uid outside it
+(`check_in_range`). The platform's workers each lease a block (`block_range`: `BLOCK_SIZE` uids from
+`BLOCKS_BASE`, above the default range) in the database, keyed by the kernel (`kernel_id`), renewed while the
+worker lives and reclaimed when it stops renewing (`arena_site.uid_blocks`); this module only obeys the range it
+is handed. Without a range (`arena play`, `arena bot check`) the default range is used, shared by flock.
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+import socket
+from dataclasses import dataclass
 from pathlib import Path
 
 from arena.sandbox.errors import SandboxUnavailable
@@ -22,8 +33,77 @@ from arena.sandbox.reap import kill_until_gone
 
 UID_BASE = int(os.environ.get("ARENA_SANDBOX_UID_BASE", "2900000"))
 UID_COUNT = 1000
+#: Where workers' blocks start (just above the default range, so `arena play` on a worker's host never meets them)
+#: and how many uids each holds: one match's bots (≤ 4) or one build at a time per worker process, with room for
+#: uids skipped while a dead holder's zombies linger.
+BLOCKS_BASE = UID_BASE + UID_COUNT
+BLOCK_SIZE = 32
 CLEAN = b"clean\n"  # the lock file's content when its last holder left nothing behind
 IN_USE = b"inuse\n"  # same length: a rewrite in place, never a truncation
+
+
+@dataclass(frozen=True)
+class UidRange:
+    """The uids `first` … `first + count - 1`."""
+
+    first: int
+    count: int
+
+    def __contains__(self, uid: object) -> bool:
+        return isinstance(uid, int) and self.first <= uid < self.first + self.count
+
+    def __str__(self) -> str:
+        return f"{self.first}-{self.first + self.count - 1}"
+
+    @classmethod
+    def parse(cls, text: str) -> UidRange:
+        """`first-last` (both included), as `str` writes it."""
+        first, _, last = text.strip().partition("-")
+        low, high = int(first), int(last)
+        if not 0 < low <= high:
+            raise ValueError(f"not a uid range: {text!r}")
+        return cls(low, high - low + 1)
+
+
+DEFAULT_RANGE = UidRange(UID_BASE, UID_COUNT)
+_range: UidRange | None = None
+
+
+def block_range(index: int, size: int = BLOCK_SIZE) -> UidRange:
+    """The uids of worker block `index` (0-based)."""
+    return UidRange(BLOCKS_BASE + index * size, size)
+
+
+def use_range(uids: UidRange | None) -> None:
+    """Lease uids of `uids` only from now on in this process (None: back to `ARENA_SANDBOX_UIDS` or the default).
+    Bots already running keep their uids."""
+    global _range
+    _range = uids
+
+
+def current_range() -> UidRange:
+    """The range this process leases from: `use_range`'s, else `ARENA_SANDBOX_UIDS`, else the default."""
+    if _range is not None:
+        return _range
+    configured = os.environ.get("ARENA_SANDBOX_UIDS", "")
+    return UidRange.parse(configured) if configured else DEFAULT_RANGE
+
+
+def check_in_range(uid: int) -> None:
+    """Refuse (SandboxUnavailable) to run a bot as a uid outside this process's range: another referee on this
+    kernel may hand that uid out."""
+    allowed = current_range()
+    if uid not in allowed:
+        raise SandboxUnavailable(f"uid {uid} is outside this referee's sandbox uid range {allowed}")
+
+
+def kernel_id() -> str:
+    """What names this kernel: its boot id (random per boot, shared by every container on it). Every process
+    running on one kernel shares its uids, so uid blocks are leased per kernel."""
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:  # no /proc (not Linux): the host's name is the best there is
+        return f"host:{socket.gethostname()}"
 
 
 def state_dir() -> Path:
@@ -67,10 +147,11 @@ class UidLease:
     @classmethod
     def acquire(cls) -> UidLease:
         """Lease a uid no live holder has, killing whatever a dead holder of it left running."""
+        uids = current_range()
         # start at a different place in each process so concurrent workers rarely contend for the same lock
-        start = os.getpid() % UID_COUNT
-        for i in range(UID_COUNT):
-            uid = UID_BASE + (start + i) % UID_COUNT
+        start = os.getpid() % uids.count
+        for i in range(uids.count):
+            uid = uids.first + (start + i) % uids.count
             lease = cls.try_take(uid)
             if lease is None:
                 continue
@@ -82,7 +163,7 @@ class UidLease:
                 continue
             lease.mark_in_use()
             return lease
-        raise SandboxUnavailable(f"all {UID_COUNT} sandbox uids from {UID_BASE} are in use")
+        raise SandboxUnavailable(f"all {uids.count} sandbox uids of {uids} are in use")
 
     @classmethod
     def try_take(cls, uid: int) -> UidLease | None:

@@ -25,3 +25,15 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.user})"
+
+
+class RetiredName(models.Model):
+    """The name of a deleted account, kept reserved so that nobody can sign up as the person who left (or pass
+    for them with a look-alike): stored as the SHA-256 of the name's skeleton (`accounts.names.skeleton`), so the
+    name itself is shown and kept nowhere (`accounts.deletion`)."""
+
+    digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the name's skeleton, hex.")
+    retired_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"retired name {self.digest[:8]}…"

@@ -11,6 +11,8 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Iterable
 
+from accounts.deletion import reserved_for_deleted
+
 RESERVED_WORDS = ("arena", "admin", "staff", "official")
 
 # Letters NFKC does not fold that render like Latin ones (Unicode's confusables.txt, the common cases).
@@ -37,6 +39,8 @@ def impersonation(name: str, protected: list[str]) -> str | None:
     for word in RESERVED_WORDS:
         if word in mine:
             return f"names containing '{word}' are reserved for the platform"
+    if reason := reserved_for_deleted(mine):
+        return reason
     for other in protected:
         if skeleton(other) == mine:
             return f"'{name}' reads as '{other}', a built-in bot or staff member's name"

@@ -7,22 +7,32 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
-from accounts.names import impersonation, protected_names
+from accounts.adapter import USERNAME_HELP, username_problem
 
 User = get_user_model()
 
 
 class SignupSerializer(serializers.Serializer):
     username = serializers.RegexField(r"^[A-Za-z0-9_.-]{3,32}$", max_length=32, error_messages={
-        "invalid": "3 to 32 letters, digits, '.', '-' or '_'"})
+        "invalid": USERNAME_HELP})
     password = serializers.CharField(write_only=True, min_length=8, max_length=128)
-    email = serializers.EmailField(required=False, allow_blank=True)
+    email = serializers.EmailField(help_text="a verification link is mailed to it; uploading bot versions and "
+                                             "email notifications wait until it is followed")
 
     def validate_username(self, value: str) -> str:
         if User.objects.filter(username__iexact=value).exists():
             raise serializers.ValidationError("this username is taken")
-        if reason := impersonation(value, protected_names()):
+        if reason := username_problem(value):
             raise serializers.ValidationError(reason)
+        return value
+
+    def validate_email(self, value: str) -> str:
+        from allauth.account.models import EmailAddress
+
+        value = value.lower()  # allauth keeps addresses in lower case; one account per address
+        if EmailAddress.objects.filter(email__iexact=value).exists() or User.objects.filter(email__iexact=value).exists():
+            raise serializers.ValidationError("an account with this email address exists (log in, or reset its "
+                                              "password with POST /api/auth/password/reset/)")
         return value
 
     def validate(self, attrs):
@@ -34,6 +44,16 @@ class SignupSerializer(serializers.Serializer):
 
 
 class UserSerializer(serializers.ModelSerializer):
+    """The signed-in account (`/api/auth/me/`): its own email address and whether uploads wait for its
+    verification (`accounts.emails`)."""
+
+    email_verification_pending = serializers.SerializerMethodField()
+
     class Meta:
         model = User
-        fields = ["id", "username", "is_staff", "date_joined"]
+        fields = ["id", "username", "email", "email_verification_pending", "is_staff", "date_joined"]
+
+    def get_email_verification_pending(self, user) -> bool:
+        from accounts.emails import verification_pending
+
+        return verification_pending(user)

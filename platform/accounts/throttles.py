@@ -54,6 +54,9 @@ LOGIN = [type("LoginAddressThrottle", (AddressThrottle,), {"scope": "login.addre
 UPLOAD = pair("upload")
 CHALLENGE = pair("challenge")
 VERSION_TEST = pair("versiontest")
+DELETE_ACCOUNT = pair("deleteaccount")  # each try checks a password: bounded like log-ins
+EXPORT = pair("export")  # an export reads every match of the person's bots
+TEAMS = pair("teams")  # making teams and invitations: rows (and names) anyone could otherwise make without end
 
 
 def throttled(request: Any, throttles: list[type[_Throttle]]) -> float | None:

@@ -1,4 +1,7 @@
-"""Sign-up, log-in (an API token for a username and password) and the current account.
+"""Sign-up, log-in (an API token for a username or email address and a password) and the current account.
+
+Sign-up takes an email address and mails it a verification link (django-allauth; `accounts.emails` says what
+waits for the verification); the other account flows (verify, reset, change) are in `accounts.account_views`.
 
 Tokens are stored hashed (`accounts.tokens`): the key is in the response of sign-up and log-in and nowhere
 else. Each log-in makes a new token (the newest `MAX_TOKENS_PER_USER` work). Failed log-ins count towards
@@ -9,13 +12,14 @@ from __future__ import annotations
 
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.signals import user_logged_in
+from django.db import transaction
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, generics, permissions, serializers, status
 from rest_framework.response import Response
 
+from accounts import deletion, throttles, tokens
 from accounts import serializers as s
-from accounts import throttles, tokens
 
 
 class SignupView(generics.GenericAPIView):
@@ -27,21 +31,27 @@ class SignupView(generics.GenericAPIView):
 
     @extend_schema(responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
+        from allauth.account.internal.flows.email_verification import send_verification_email_to_address
+        from allauth.account.models import EmailAddress
+
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        user = get_user_model().objects.create_user(data["username"], data.get("email", ""), data["password"])
-        return Response({"id": user.pk, "username": user.username, "token": tokens.issue(user)},
-                        status=status.HTTP_201_CREATED)
+        with transaction.atomic():
+            user = get_user_model().objects.create_user(data["username"], data["email"], data["password"])
+            address = EmailAddress.objects.create(user=user, email=data["email"], primary=True, verified=False)
+        send_verification_email_to_address(request._request, address, signup=True)
+        return Response({"id": user.pk, "username": user.username, "email": address.email, "email_verified": False,
+                         "token": tokens.issue(user)}, status=status.HTTP_201_CREATED)
 
 
 class LoginSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
+    username = serializers.CharField(max_length=254, help_text="the username or the account's email address")
     password = serializers.CharField(max_length=128, trim_whitespace=False, write_only=True)
 
 
 class LoginView(generics.GenericAPIView):
-    """Exchange username and password for a new API token (send it as `Authorization: Token …`). Too many
+    """Exchange a username (or the account's email address) and password for a new API token (send it as `Authorization: Token …`). Too many
     failures from one address for one username lock that pair out for a while (429)."""
 
     serializer_class = LoginSerializer
@@ -64,7 +74,9 @@ class LoginView(generics.GenericAPIView):
         return Response({"token": tokens.issue(user)})
 
 
-class MeView(generics.RetrieveAPIView):
+class MeView(deletion.DeleteMeMixin, generics.RetrieveAPIView):
+    """The current account; `DELETE` deletes it (`accounts.deletion`)."""
+
     serializer_class = s.UserSerializer
     permission_classes = [permissions.IsAuthenticated]
 

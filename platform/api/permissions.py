@@ -2,12 +2,17 @@ from rest_framework import permissions
 
 
 class IsOwnerOrReadOnly(permissions.BasePermission):
-    """Anyone reads; only the bot's owner changes it or uploads versions."""
+    """Anyone reads; only who may play the bot (its owner; a team bot: the team's members,
+    `botregistry.ownership.can_play`) changes it or uploads versions."""
 
-    message = "only the bot's owner can change it"
+    message = "only the bot's owner (a team bot: the team's members) can change it"
 
     def has_object_permission(self, request, view, obj) -> bool:
+        from botregistry.ownership import can_play
+
         if request.method in permissions.SAFE_METHODS:
             return True
-        owner_id = getattr(obj, "owner_id", None)
-        return request.user.is_authenticated and owner_id == request.user.pk
+        if getattr(obj, "retired_at", None) is not None:
+            self.message = "this bot is retired: it takes no new versions or changes"
+            return False
+        return can_play(request.user, obj)

@@ -5,9 +5,12 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 from rest_framework import serializers
+from rest_framework.exceptions import PermissionDenied
 
+from accounts.deletion import OwnerNameField
 from accounts.names import impersonation, protected_names
 from botregistry.models import Bot, BotVersion
+from botregistry.ownership import can_play
 from botregistry.services import set_active_version
 from ladders.models import Ladder, Rating
 from matches import seeds
@@ -31,18 +34,20 @@ class VersionBriefSerializer(serializers.ModelSerializer):
 class VersionSerializer(serializers.ModelSerializer):
     bot = serializers.PrimaryKeyRelatedField(read_only=True)
     bot_name = serializers.CharField(source="bot.name", read_only=True)
+    uploaded_by = OwnerNameField(allow_null=True, help_text=(
+        "The user name of who uploaded it (\"deleted account\" once deleted; null if unknown)."))
     validation_log = serializers.SerializerMethodField(
         help_text="The log of the validation match (the bot's owner and staff only).")
 
     class Meta:
         model = BotVersion
         fields = ["id", "bot", "bot_name", "number", "status", "status_reason", "runtime", "manifest", "sha256",
-                  "archive_sha256", "archive_size", "created_at", "validated_at", "suspended_at",
+                  "archive_sha256", "archive_size", "uploaded_by", "created_at", "validated_at", "suspended_at",
                   "validation_log"]
 
     def get_validation_log(self, version: BotVersion) -> str | None:
         user = self.context["request"].user
-        if user.is_authenticated and (user.is_staff or user.pk == version.bot.owner_id):
+        if user.is_authenticated and (user.is_staff or can_play(user, version.bot)):
             return version.validation_log
         return None
 
@@ -61,14 +66,16 @@ class BotRatingSerializer(serializers.ModelSerializer):
 
 
 class BotSerializer(serializers.ModelSerializer):
-    owner = serializers.CharField(source="owner.username", read_only=True)
+    owner = OwnerNameField(help_text="The owner's user name (\"deleted account\" once deleted).")
+    team = serializers.SlugRelatedField(slug_field="slug", read_only=True,
+                                        help_text="The slug of the team that owns the bot (null: its owner's own).")
     game = serializers.ChoiceField(choices=[])
     active_version = VersionBriefSerializer(read_only=True)
     status = serializers.SerializerMethodField(help_text="Whether the bot plays, and if not, why.")
 
     class Meta:
         model = Bot
-        fields = ["id", "name", "game", "description", "owner", "builtin", "active_version", "status",
+        fields = ["id", "name", "game", "description", "owner", "team", "builtin", "active_version", "status",
                   "public_annotations", "created_at"]
         read_only_fields = ["builtin", "created_at"]
 
@@ -90,6 +97,8 @@ class BotSerializer(serializers.ModelSerializer):
         return value
 
     def get_status(self, bot: Bot) -> str:
+        if bot.retired_at is not None:
+            return "retired: its owner deleted their account"
         version = bot.active_version
         if version is None:
             return "no ready version yet: upload one"
@@ -148,7 +157,9 @@ class LeaderboardEntrySerializer(serializers.ModelSerializer):
     position = serializers.IntegerField(read_only=True)
     bot = serializers.IntegerField(source="bot_id", read_only=True)
     bot_name = serializers.CharField(source="bot.name", read_only=True)
-    owner = serializers.CharField(source="bot.owner.username", read_only=True)
+    owner = OwnerNameField(source="bot.owner")
+    team = serializers.CharField(source="bot.team.slug", read_only=True, allow_null=True, default=None,
+                                 help_text="The slug of the team that owns the bot, if any.")
     builtin = serializers.BooleanField(source="bot.builtin", read_only=True)
     version = serializers.IntegerField(source="bot.active_version.number", read_only=True, allow_null=True,
                                        default=None)
@@ -163,7 +174,7 @@ class LeaderboardEntrySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Rating
-        fields = ["position", "bot", "bot_name", "owner", "builtin", "version", "rating", "rating_low",
+        fields = ["position", "bot", "bot_name", "owner", "team", "builtin", "version", "rating", "rating_low",
                   "rating_high", "elo", "mu", "sigma", "ordinal", "games", "wins", "provisional", "last_played_at"]
 
     def get_rating(self, rating: Rating) -> float:
@@ -189,7 +200,9 @@ class ParticipantBriefSerializer(serializers.ModelSerializer):
 
 
 class ParticipantSerializer(ParticipantBriefSerializer):
-    owner = serializers.CharField(source="bot.owner.username", read_only=True)
+    owner = OwnerNameField(source="bot.owner")
+    team = serializers.CharField(source="bot.team.slug", read_only=True, allow_null=True, default=None,
+                                 help_text="The slug of the team that owns the bot, if any.")
     elo_change = serializers.FloatField(read_only=True, allow_null=True)
     faults = serializers.SerializerMethodField(
         help_text="[{kind, message, decision, turn}]: `turn` is the replay viewer's turn (decision + 1; null for a "
@@ -197,7 +210,7 @@ class ParticipantSerializer(ParticipantBriefSerializer):
 
     class Meta(ParticipantBriefSerializer.Meta):
         fields = ParticipantBriefSerializer.Meta.fields + [
-            "owner", "faults", "time_ms", "decisions", "elo_before", "elo_after", "elo_change", "mu_before",
+            "owner", "team", "faults", "time_ms", "decisions", "elo_before", "elo_after", "elo_change", "mu_before",
             "mu_after", "sigma_before", "sigma_after"]
 
     def get_faults(self, p: Participant) -> list[dict]:
@@ -206,7 +219,7 @@ class ParticipantSerializer(ParticipantBriefSerializer):
         visible = self.context.setdefault("deal_visible", {})  # one answer per match for the whole response
         if p.match_id not in visible:
             visible[p.match_id] = seeds.deal_visible(p.match, user)
-        own = bool(user is not None and user.is_authenticated and p.bot.owner_id == user.pk)
+        own = bool(user is not None and can_play(user, p.bot))
         return seeds.visible_faults(p.faults, deal_visible=visible[p.match_id], own_seat=own)
 
 
@@ -221,8 +234,7 @@ class MatchSerializer(serializers.ModelSerializer):
 
 class MatchDetailSerializer(MatchSerializer):
     participants = ParticipantSerializer(many=True, read_only=True)
-    requested_by = serializers.CharField(source="requested_by.username", read_only=True, allow_null=True,
-                                         default=None)
+    requested_by = OwnerNameField(allow_null=True, default=None)
     replay_url = serializers.SerializerMethodField()
     logs_url = serializers.SerializerMethodField(
         help_text="The bots' own logs by turn (what you may see of them: your bots' output and annotations, "
@@ -257,8 +269,8 @@ class ChallengeSerializer(serializers.Serializer):
     def validate(self, attrs):
         ladder, bot, opponents = attrs["ladder"], attrs["bot"], attrs["opponents"]
         user = self.context["request"].user
-        if bot.owner_id != user.pk:
-            raise serializers.ValidationError({"bot": "you can only challenge with your own bot"})
+        if not can_play(user, bot):  # a 403, as every other action on a bot you may not play
+            raise PermissionDenied("you can only challenge with your own bot (or your team's)")
         table = [bot, *opponents]
         if len(table) != ladder.players:
             raise serializers.ValidationError(

@@ -2,8 +2,9 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
+from accounts import account_views as account_flows
 from accounts import views as accounts
-from api import views
+from api import export, teams, views
 
 app_name = "api"
 
@@ -13,11 +14,21 @@ router.register("versions", views.VersionViewSet, basename="version")
 router.register("ladders", views.LadderViewSet, basename="ladder")
 router.register("matches", views.MatchViewSet, basename="match")
 router.register("challenges", views.ChallengeViewSet, basename="challenge")
+router.register("teams", teams.TeamViewSet, basename="team")
+router.register("invitations", teams.InvitationViewSet, basename="invitation")
 
 urlpatterns = [
     path("auth/signup/", accounts.SignupView.as_view(), name="signup"),
     path("auth/login/", accounts.LoginView.as_view(), name="login"),
     path("auth/me/", accounts.MeView.as_view(), name="me"),
+    path("auth/email/", account_flows.EmailView.as_view(), name="email"),
+    path("auth/email/resend/", account_flows.ResendView.as_view(), name="email-resend"),
+    path("auth/email/verify/", account_flows.VerifyView.as_view(), name="email-verify"),
+    path("auth/password/reset/", account_flows.ResetRequestView.as_view(), name="password-reset"),
+    path("auth/password/reset/confirm/", account_flows.ResetConfirmView.as_view(), name="password-reset-confirm"),
+    path("auth/password/change/", account_flows.PasswordChangeView.as_view(), name="password-change"),
+    path("auth/me/export/", export.ExportView.as_view(), name="me-export"),
+    path("bots/<int:pk>/transfer/", teams.BotTransferView.as_view(), name="bot-transfer"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("", include(router.urls)),

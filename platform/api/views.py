@@ -14,10 +14,12 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from accounts import throttles
+from accounts.emails import UNVERIFIED_UPLOAD, verification_pending
 from api import serializers as s
 from api.permissions import IsOwnerOrReadOnly
-from arena_site import query
+from arena_site import objects, query
 from botregistry.models import Bot, BotVersion
+from botregistry.ownership import can_play, playable_by
 from botregistry.services import RevalidateRefused, UploadRejected, create_version, revalidate
 from ladders.models import Ladder, Rating
 from matches import botlogs
@@ -47,7 +49,8 @@ def str_param(request, name: str, max_length: int = 150) -> str | None:
 @extend_schema(parameters=[
     OpenApiParameter("game", str, description="only bots of this game"),
     OpenApiParameter("owner", str, description="only bots of this username"),
-    OpenApiParameter("mine", bool, description="only your own bots")])
+    OpenApiParameter("team", str, description="only bots of this team (its slug)"),
+    OpenApiParameter("mine", bool, description="only bots you play: your own and your teams'")])
 class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                  mixins.UpdateModelMixin, viewsets.GenericViewSet):
     """Bots. Create one, then upload versions to `versions/`; the newest ready version plays."""
@@ -57,14 +60,16 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
     http_method_names = ["get", "post", "patch", "head", "options"]
 
     def get_queryset(self):
-        qs = Bot.objects.select_related("owner", "active_version").order_by("id")
+        qs = Bot.objects.select_related("owner", "team", "active_version").order_by("id")
         params = self.request.query_params
         if game := str_param(self.request, "game"):
             qs = qs.filter(game=game)
         if owner := str_param(self.request, "owner"):
             qs = qs.filter(owner__username=owner)
+        if team := str_param(self.request, "team"):
+            qs = qs.filter(team__slug=team)
         if params.get("mine") in ("1", "true") and self.request.user.is_authenticated:
-            qs = qs.filter(owner=self.request.user)
+            qs = qs.filter(pk__in=playable_by(self.request.user).values("pk"))  # your own and your teams' bots
         if self.action == "retrieve":
             qs = qs.prefetch_related(Prefetch("ratings", Rating.objects.select_related("ladder")))
         return qs
@@ -101,9 +106,11 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
         background (status pending → validating → ready | failed)."""
         bot = self.get_object()
         if request.method == "GET":
-            page = self.paginate_queryset(bot.versions.select_related("bot").order_by("-number"))
+            page = self.paginate_queryset(bot.versions.select_related("bot", "uploaded_by").order_by("-number"))
             data = s.VersionSerializer(page, many=True, context=self.get_serializer_context()).data
             return self.get_paginated_response(data)
+        if verification_pending(request.user):  # accounts.emails: code runs here once an address is verified
+            raise exceptions.PermissionDenied(UNVERIFIED_UPLOAD)
         limit = settings.ARENA_UPLOAD_MAX_BYTES
         declared = request.META.get("CONTENT_LENGTH") or "0"
         if declared.isdigit() and int(declared) > limit + 64 * 1024:  # refuse before receiving the body
@@ -113,7 +120,8 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
         if upload is None:
             raise exceptions.ValidationError({"archive": "send the bot as a multipart file field 'archive'"})
         try:
-            version = create_version(bot, upload, size=upload.size, filename=upload.name or "")
+            version = create_version(bot, upload, size=upload.size, filename=upload.name or "",
+                                     uploaded_by=request.user)
         except UploadRejected as exc:
             return Response({"archive": [str(exc)], "detail": str(exc)}, status=exc.status)
         return Response(s.VersionSerializer(version, context=self.get_serializer_context()).data,
@@ -124,7 +132,7 @@ class VersionViewSet(viewsets.ReadOnlyModelViewSet):
     """Bot versions: status, reason, manifest; the validation log for the owner."""
 
     serializer_class = s.VersionSerializer
-    queryset = BotVersion.objects.select_related("bot").order_by("id")
+    queryset = BotVersion.objects.select_related("bot", "uploaded_by").order_by("id")
     lookup_value_regex = ID
 
     def get_throttles(self):
@@ -139,8 +147,9 @@ class VersionViewSet(viewsets.ReadOnlyModelViewSet):
         timed out: the bot's build cache kept what it compiled; or the server could not validate it). 202 with
         the version, now pending; 409 for any other version (fix the bot and upload a new version)."""
         version = self.get_object()
-        if version.bot.owner_id != request.user.pk:
-            raise exceptions.PermissionDenied("only the bot's owner can validate its versions again")
+        if not can_play(request.user, version.bot):
+            raise exceptions.PermissionDenied("only the bot's owner (a team bot: the team's members) can validate "
+                                              "its versions again")
         try:
             version = revalidate(version)
         except RevalidateRefused as exc:
@@ -164,8 +173,8 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
         provisional below `provisional_games` games. `elo` (incremental) and OpenSkill's μ/σ are kept for
         reference."""
         ladder = self.get_object()
-        qs = (Rating.objects.filter(ladder=ladder)
-              .select_related("bot__owner", "bot__active_version")
+        qs = (Rating.objects.filter(ladder=ladder, bot__retired_at__isnull=True)  # retired bots left the ladder
+              .select_related("bot__owner", "bot__team", "bot__active_version")
               .annotate(position=Window(RowNumber(), order_by=[F("rating").desc(), F("id").asc()]))
               .order_by("-rating", "id"))
         page = self.paginate_queryset(qs)
@@ -184,7 +193,7 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     lookup_value_regex = ID
 
     def get_queryset(self):
-        participants = Participant.objects.select_related("bot", "version", "bot__owner").order_by("seat")
+        participants = Participant.objects.select_related("bot", "version", "bot__owner", "bot__team").order_by("seat")
         qs = (Match.objects.select_related("ladder", "requested_by")
               .prefetch_related(Prefetch("participants", participants)).order_by("-id"))
         params = self.request.query_params
@@ -210,14 +219,15 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     def replay(self, request, pk=None):
         """The match's replay file (`*.replay.json.gz`, see arena/replay.py)."""
         match = self.get_object()
-        path = match.replay_file
-        if path is None or not path.exists():
+        if not objects.exists(match.replay_path):
             raise exceptions.NotFound("this match has no replay (not finished, or failed)")
         if not deal_visible(match, request.user):
             # a duplicate set's other rotations (or the other game of a version-test pair) still play this deal
             raise exceptions.PermissionDenied("this replay is shown once every match played with its seed is over")
-        return FileResponse(open(path, "rb"), as_attachment=True, filename=f"match-{match.pk}.replay.json.gz",
-                            content_type="application/gzip")
+        # streamed from storage through this view (not a redirect to a presigned URL): the check above holds at
+        # every download and the bucket stays private
+        return FileResponse(objects.storage().open(match.replay_path, "rb"), as_attachment=True,
+                            filename=f"match-{match.pk}.replay.json.gz", content_type="application/gzip")
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     @action(detail=True)

@@ -11,8 +11,8 @@ Environment (all optional):
 - `ARENA_HTTPS` (1/0; default 1 once DATABASE_URL is set, else 0): secure cookies, HSTS (`ARENA_HSTS_SECONDS`,
   default a year), redirect to https, trust of the TLS proxy's `ARENA_PROXY_SSL_HEADER` (default
   X-Forwarded-Proto; empty when nothing proxies), `ARENA_CSRF_TRUSTED_ORIGINS` (default https://<allowed host>).
-- `ARENA_VAR_DIR` (default `var/`), `ARENA_STORAGE_DIR` (uploaded archives, unpacked bots, replays; default
-  `var/storage`).
+- `ARENA_VAR_DIR` (default `var/`), `ARENA_STORAGE_DIR` (uploaded archives, bot packages, replays; default
+  `var/storage`), or object storage: `ARENA_S3_BUCKET` and the other `ARENA_S3_*` (see "Object storage" below).
 - `ARENA_SANDBOX`: `auto` (default: sandbox bots when the host can, else run only trusted built-in bots),
   `on` (require the sandbox), `off` (never sandbox: built-in bots only, uploads refused) or `worker` (a web
   server that runs no bots: accept uploads; each worker decides, and fails a version it can't sandbox).
@@ -21,6 +21,7 @@ Environment (all optional):
 - `ARENA_CELERY_QUEUE`: the queue every Arena task goes to (tests use a private one per run).
 """
 
+import json
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -103,6 +104,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "arena_site",  # for its management commands (`up`)
     "accounts",
+    "teams",  # teams own bots (between accounts and botregistry: a bot knows its team)
     "botregistry",
     "ladders",
     "matches",
@@ -113,6 +115,13 @@ INSTALLED_APPS = [
     "web",
     "versiontests",
     "notifications",  # above matches, tournaments and version tests: it listens to their signals
+    # django-allauth (accounts: sign-up with a verified email, log-in by username or email, password reset, email
+    # change, identity providers); after `web` so the site's templates override allauth's
+    "allauth",
+    "allauth.account",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.github",
+    "allauth.socialaccount.providers.openid_connect",
 ]  # the order of the apps' dependencies is another: platform/README.md, "Dependency order"
 
 MIDDLEWARE = [
@@ -121,6 +130,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "arena_site.middleware.FrameAncestorsMiddleware",
@@ -159,7 +169,7 @@ USE_TZ = True
 TIME_ZONE = "UTC"
 STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "static"
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "/login/"  # the site's log-in page (web), for every page that needs one (allauth's too)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -178,6 +188,9 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    # DRF's three, the JSON one answering 400 (not 500) to a body nested too deeply to decode
+    "DEFAULT_PARSER_CLASSES": ["arena_site.parsers.JSONParser", "rest_framework.parsers.FormParser",
+                               "rest_framework.parsers.MultiPartParser"],
     # Per client address (accounts.client_ip) and per user: accounts.throttles; documented in platform/README.md.
     "DEFAULT_THROTTLE_RATES": {
         scope: os.environ.get("ARENA_RATE_" + scope.upper().replace(".", "_"), default) or None
@@ -186,6 +199,9 @@ REST_FRAMEWORK = {
             "upload.user": "30/hour", "upload.address": "60/hour",
             "challenge.user": "60/hour", "challenge.address": "120/hour",
             "versiontest.user": "10/hour", "versiontest.address": "20/hour",
+            "deleteaccount.user": "10/hour", "deleteaccount.address": "30/hour",
+            "export.user": "30/hour", "export.address": "60/hour",
+            "teams.user": "30/hour", "teams.address": "60/hour",
         }.items()},
 }
 # X-Forwarded-For is believed only from these proxies (addresses or networks, comma separated).
@@ -200,12 +216,14 @@ if _broker.startswith(("redis://", "rediss://")):
 # After ARENA_LOGIN_FAILURE_LIMIT failed log-ins of one username from one address (API, web form or admin), that
 # pair is locked out for ARENA_LOGIN_COOLOFF_MINUTES (429). Keyed on the pair, so an attacker can't lock a user
 # out from everywhere; the log-in throttle per address bounds guessing across usernames.
-AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+# allauth's backend is Django's ModelBackend that also takes an email address for the username (accounts.adapter).
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "allauth.account.auth_backends.AuthenticationBackend"]
 AXES_FAILURE_LIMIT = _env_int("ARENA_LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=_env_float("ARENA_LOGIN_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
+AXES_USERNAME_CALLABLE = "accounts.lockout.lockout_username"  # an email address counts as its account's username
 AXES_VERBOSE = False
 SPECTACULAR_SETTINGS = {
     "TITLE": "Arena API",
@@ -220,6 +238,8 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "matches.models.Match.Status",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "VersionTestStatusEnum": "versiontests.models.VersionTest.Status",
+        "InvitationStatusEnum": "teams.models.Invitation.Status",
+        "TeamRoleEnum": "teams.models.Membership.Role",
     },
 }
 
@@ -229,6 +249,11 @@ EMBEDDED_REDIS_SOCKET = VAR_DIR / "redis.sock"
 ARENA_METRICS_TOKEN = os.environ.get("ARENA_METRICS_TOKEN", "")
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", f"redis+socket://{EMBEDDED_REDIS_SOCKET}")
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("ARENA_CELERY_QUEUE", "arena")
+# Notifications (emails, webhooks) have a queue of their own, consumed by a worker of their own (`manage.py up`'s
+# notifier, docker-compose's `notifier`): a webhook that takes its whole timeout, or a retry storm, never holds a
+# pool process that a match or a validation is waiting for.
+ARENA_NOTIFY_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}-notify"
+CELERY_TASK_ROUTES = {"notifications.tasks.*": {"queue": ARENA_NOTIFY_QUEUE}}
 CELERY_TASK_ACKS_LATE = True                 # a task is acknowledged when done, so a lost worker loses nothing
 CELERY_TASK_REJECT_ON_WORKER_LOST = True     # a killed pool process puts its task back on the queue
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1        # a match can take minutes: don't hoard them in one worker
@@ -258,6 +283,9 @@ CELERY_BEAT_SCHEDULE = {
                          "schedule": _env_float("ARENA_TOURNAMENT_TICK_EVERY", 5.0)},
     # the safety net of the after-match hook that advances version tests
     "versiontests-tick": {"task": "versiontests.tasks.tick", "schedule": 30.0, "options": {"expires": 60}},
+    # expired team invitations (teams.services.sweep_invitations; by hand: manage.py sweep_invitations)
+    "sweep-team-invitations": {"task": "teams.tasks.sweep_invitations", "schedule": 24 * 3600.0,
+                               "options": {"expires": 3600}},
 }
 ARENA_VERSION_TESTS_PER_OWNER = _env_int("ARENA_VERSION_TESTS_PER_OWNER", 2)  # running version tests per owner
 
@@ -291,6 +319,9 @@ ARENA_MATCHMAKING = {
 }
 ARENA_SUSPENSION = {"window": 10, "min_matches": 5, "fault_share": 0.5}
 ARENA_CHALLENGES_PER_DAY = _env_int("ARENA_CHALLENGES_PER_DAY", 20)
+ARENA_TEAM_INVITATION_DAYS = _env_int("ARENA_TEAM_INVITATION_DAYS", 7)  # a team invitation (named or link) expires
+# expired team invitations are deleted this many days after expiring (beat "sweep-team-invitations", daily)
+ARENA_TEAM_INVITATION_KEEP_DAYS = _env_int("ARENA_TEAM_INVITATION_KEEP_DAYS", 30)
 ARENA_MATCH_MAX_ATTEMPTS = 3
 ARENA_HEARTBEAT_SECONDS = _env_float("ARENA_HEARTBEAT_SECONDS", 2.0)
 # A running match whose worker has not written a heartbeat for this long (5 missed beats) is considered lost and
@@ -303,8 +334,58 @@ ARENA_STALE_AFTER_SECONDS = _env_float("ARENA_STALE_AFTER_SECONDS", 10.0)
 ARENA_RESEND_QUEUED_AFTER_SECONDS = _env_float("ARENA_RESEND_QUEUED_AFTER_SECONDS", 90.0)
 # ... and after only this long when the broker's queue holds no waiting message (so it was not waiting its turn).
 ARENA_LOST_MESSAGE_SECONDS = _env_float("ARENA_LOST_MESSAGE_SECONDS", 15.0)
+# Each worker process runs its bots with uids of a block it leases per kernel (arena_site.uid_blocks): this many
+# blocks per kernel, each lease renewed every heartbeat and reclaimed this long after its last renewal.
+ARENA_UID_BLOCKS = _env_int("ARENA_UID_BLOCKS", 64)
+ARENA_UID_BLOCK_SECONDS = _env_float("ARENA_UID_BLOCK_SECONDS", 60.0)
 # Ladder matchmaking pauses while the storage folder has less free space than this (matches.storage).
 ARENA_STORAGE_MIN_FREE_MB = _env_int("ARENA_STORAGE_MIN_FREE_MB", 1024)
+# ... and while this many finished matches keep their replay in the database because object storage refused it
+# (an S3 endpoint down is seen only as failing uploads: matches.storage.storage_low).
+ARENA_UNWRITTEN_REPLAYS_PAUSE = _env_int("ARENA_UNWRITTEN_REPLAYS_PAUSE", 20)
+
+# --- Object storage (arena_site.objects) ----------------------------------------------------------------------
+# Bot archives, built bot packages (by content hash), replays and the bots' logs go through the storage named
+# "arena": the folder ARENA_STORAGE_DIR on embedded defaults and in tests, an S3-compatible bucket (django-storages
+# + boto3; MinIO in docker-compose.yml) once ARENA_S3_BUCKET is set. Nothing else is shared between web and
+# workers but the database and the broker. ARENA_LOCAL_DIR is this machine's own working folder (replays being
+# written, builds, the viewer's frames); default the storage folder. Each worker keeps the packages it launches
+# bots from in a bounded cache (botregistry.package_cache).
+ARENA_LOCAL_DIR = Path(os.environ["ARENA_LOCAL_DIR"]) if os.environ.get("ARENA_LOCAL_DIR") else None
+ARENA_PACKAGE_CACHE_DIR = (Path(os.environ["ARENA_PACKAGE_CACHE_DIR"]) if os.environ.get("ARENA_PACKAGE_CACHE_DIR")
+                           else None)  # None: <local dir>/package-cache
+ARENA_PACKAGE_CACHE_MB = _env_int("ARENA_PACKAGE_CACHE_MB", 2048)
+
+
+def s3_storage(env) -> dict:
+    """The "arena" storage on the S3-compatible bucket that `env` (the environment) names."""
+    from botocore.config import Config
+
+    timeout = float(env.get("ARENA_S3_TIMEOUT", 5.0))
+    return {"BACKEND": "storages.backends.s3.S3Storage", "OPTIONS": {
+        "bucket_name": env["ARENA_S3_BUCKET"],
+        "endpoint_url": env.get("ARENA_S3_ENDPOINT_URL") or None,  # None: AWS itself
+        "region_name": env.get("ARENA_S3_REGION") or None,
+        "access_key": env.get("ARENA_S3_ACCESS_KEY_ID") or None,  # None: boto3's own credential chain
+        "secret_key": env.get("ARENA_S3_SECRET_ACCESS_KEY") or None,
+        "location": env.get("ARENA_S3_PREFIX", ""),
+        "default_acl": None,             # the bucket's own policy: private; downloads go through Arena's views
+        "file_overwrite": True,          # names are deterministic (a hash, a match id): never renamed
+        "addressing_style": env.get("ARENA_S3_ADDRESSING_STYLE") or None,  # "path" for MinIO by address
+        "signature_version": "s3v4",
+        # a failing endpoint must fail fast: a replay then waits in the database (matches.storage)
+        "client_config": Config(connect_timeout=timeout, read_timeout=timeout * 4,
+                                retries={"max_attempts": 2, "mode": "standard"}),
+    }}
+
+
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "arena": s3_storage(os.environ) if os.environ.get("ARENA_S3_BUCKET") else {
+        "BACKEND": "arena_site.objects.LocalStorage"},
+}
+
 # How often the live pages (leaderboards, home, running tournaments) fetch their changing part again.
 ARENA_LIVE_SECONDS = _env_int("ARENA_LIVE_SECONDS", 15)
 
@@ -336,6 +417,60 @@ ARENA_WEBHOOK = {
     # loopback/private/link-local targets: refused (server-side request forgery) unless this is set
     "allow_private": os.environ.get("ARENA_WEBHOOK_ALLOW_PRIVATE", "0") == "1",
 }
+
+# --- Accounts (django-allauth; platform/README.md, "Accounts") -------------------------------------------------
+# Sign-up asks for a username, an email address and a password; the address is verified by a link mailed at
+# once (same mail backend as above: var/mail/ on embedded defaults). Log-in works before verification, but
+# uploading bot versions and email notifications wait for a verified address (accounts.emails). Log-in by
+# username or email; one address per account: a new address replaces the old only once it is verified.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+SOCIALACCOUNT_ADAPTER = "accounts.adapter.SocialAccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_CHANGE_EMAIL = True
+ACCOUNT_FORMS = {"add_email": "accounts.forms.AddEmailForm"}  # an address another account has is refused
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Arena] "
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if ARENA_HTTPS else "http"  # the links in mails, behind the TLS proxy
+LOGIN_REDIRECT_URL = "/me/"  # after a log-in through an identity provider, as after the log-in form
+ACCOUNT_SIGNUP_REDIRECT_URL = "/me/"
+ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+ACCOUNT_PASSWORD_MIN_LENGTH = 8
+ACCOUNT_USERNAME_MIN_LENGTH = 3
+# allauth's own limits (per client address as accounts.client_ip sees it, per account, per email address) on
+# top of the API's throttles and django-axes' lock-out; ARENA_RATE_ALLAUTH_<ACTION> overrides one, e.g.
+# ARENA_RATE_ALLAUTH_RESET_PASSWORD="20/m/ip,5/m/key" (allauth's syntax; empty turns it off).
+ACCOUNT_RATE_LIMITS = {
+    action: os.environ.get("ARENA_RATE_ALLAUTH_" + action.upper(), default) or False
+    for action, default in {
+        "change_password": "5/m/user", "manage_email": "10/m/user", "reset_password": "20/m/ip,5/m/key",
+        "reset_password_from_key": "20/m/ip", "signup": "20/m/ip", "login": "30/m/ip",
+        "login_failed": "10/m/ip,5/5m/key", "confirm_email": "1/3m/key",
+    }.items()}
+# Identity providers, from the environment (platform/README.md, "Log-in through identity providers"):
+#   ARENA_GITHUB_CLIENT_ID, ARENA_GITHUB_SECRET: GitHub's OAuth app (callback https://<host>/accounts/github/login/callback/)
+#   ARENA_OIDC_PROVIDERS: a JSON list of OpenID Connect providers, each {"id": "corp", "name": "Corp SSO",
+#     "server_url": "https://sso.example.org", "client_id": "...", "secret": "..."} (callback
+#     https://<host>/accounts/oidc/<id>/login/callback/)
+SOCIALACCOUNT_PROVIDERS: dict = {}
+if os.environ.get("ARENA_GITHUB_CLIENT_ID"):
+    SOCIALACCOUNT_PROVIDERS["github"] = {
+        "SCOPE": ["read:user", "user:email"], "VERIFIED_EMAIL": False,
+        "APPS": [{"client_id": os.environ["ARENA_GITHUB_CLIENT_ID"],
+                  "secret": os.environ.get("ARENA_GITHUB_SECRET", "")}]}
+if os.environ.get("ARENA_OIDC_PROVIDERS"):
+    try:
+        _oidc = json.loads(os.environ["ARENA_OIDC_PROVIDERS"])
+        SOCIALACCOUNT_PROVIDERS["openid_connect"] = {"OAUTH_PKCE_ENABLED": True, "APPS": [
+            {"provider_id": p["id"], "name": p.get("name", p["id"]), "client_id": p["client_id"],
+             "secret": p.get("secret", ""), "settings": {"server_url": p["server_url"]}} for p in _oidc]}
+    except (ValueError, TypeError, KeyError) as exc:
+        raise ImproperlyConfigured(
+            'ARENA_OIDC_PROVIDERS must be a JSON list of {"id", "name", "server_url", "client_id", "secret"} '
+            f"objects: {exc}") from None
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = False  # never attach an identity to an existing account by its email alone
+SOCIALACCOUNT_STORE_TOKENS = False  # Arena only logs in with them
 
 LOGGING = {
     "version": 1,

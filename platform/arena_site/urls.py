@@ -3,6 +3,7 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from arena_site.health import healthz
 
@@ -18,5 +19,10 @@ urlpatterns = [
     path("api/", include("notifications.urls")),  # /api/auth/me/notifications/
     path("", include("monitoring.urls")),  # /metrics, for Prometheus
     path("healthz", healthz, name="healthz"),  # for docker-compose.yml's healthcheck (arena_site.health)
+    # django-allauth's pages (email, password reset and change, identity providers); its log-in and sign-up
+    # are the site's own pages (web), which these two lead to
+    path("accounts/login/", RedirectView.as_view(pattern_name="web:login", query_string=True)),
+    path("accounts/signup/", RedirectView.as_view(pattern_name="web:signup", query_string=True)),
+    path("accounts/", include("allauth.urls")),
     path("", include("web.urls")),
 ]

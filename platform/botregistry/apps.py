@@ -9,4 +9,6 @@ class BotRegistryConfig(AppConfig):
         from accounts.names import protect_names_from
         from botregistry.services import builtin_bot_names
 
+        from . import receivers  # noqa: F401  (retires a deleted account's bots: accounts.signals)
+
         protect_names_from(builtin_bot_names)  # no bot and no user may pass for a built-in bot

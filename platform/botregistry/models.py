@@ -14,7 +14,11 @@ from django.db import models
 
 
 class Bot(models.Model):
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots",
+                              help_text="The person who made the bot (who may act on it: `botregistry.ownership`).")
+    team = models.ForeignKey("teams.Team", null=True, blank=True, on_delete=models.PROTECT, related_name="bots",
+                             help_text="The team that owns the bot, if any: then its members play it and its "
+                                       "owner's own say ends (`botregistry.ownership`).")
     name = models.CharField(max_length=64)
     game = models.CharField(max_length=32, help_text="The game this bot plays, e.g. thebes.")
     description = models.TextField(blank=True, default="")
@@ -25,9 +29,14 @@ class Bot(models.Model):
     public_annotations = models.BooleanField(
         default=False, help_text="Everyone sees this bot's debug annotations (DecideResponse.annotation) in "
                                  "replays; otherwise only its owner and staff do. Its printed output stays private.")
+    retired_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the bot was retired (its owner deleted their account): it plays no "
+                                         "more games; its matches and ratings stay.")
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["owner", "name"], name="bot_unique_name_per_owner")]
+        constraints = [models.UniqueConstraint(fields=["owner", "name"], name="bot_unique_name_per_owner"),
+                       models.UniqueConstraint(fields=["team", "name"], condition=models.Q(team__isnull=False),
+                                               name="bot_unique_name_per_team")]
         ordering = ["id"]
 
     def __str__(self) -> str:
@@ -35,7 +44,9 @@ class Bot(models.Model):
 
     @property
     def playing_version(self) -> BotVersion | None:
-        """The version that plays ladder games now, or None (no ready version, or suspended)."""
+        """The version that plays ladder games now, or None (no ready version, suspended, or the bot retired)."""
+        if self.retired_at is not None:
+            return None
         version = self.active_version
         return version if version is not None and version.status == BotVersion.Status.READY else None
 
@@ -59,14 +70,29 @@ class BotVersion(models.Model):
     archive_size = models.PositiveIntegerField(default=0)
     archive_path = models.CharField(max_length=512, blank=True, default="",
                                     help_text="The uploaded archive, relative to the storage folder.")
-    package_dir = models.CharField(max_length=512,
-                                   help_text="The unpacked bot folder: relative to the storage folder, or "
-                                             "absolute for built-in bots.")
+    package_dir = models.CharField(max_length=512, blank=True, default="",
+                                   help_text="The bot's folder: absolute for built-in bots; relative to the storage "
+                                             "folder for versions uploaded before packages were stored; empty "
+                                             "for newer uploads (package_hash).")
+    package_hash = models.CharField(
+        max_length=64, blank=True, default="",
+        help_text="SHA-256 of the validated package (build outputs included) stored as packages/<hash>.tar.gz "
+                  "(botregistry.package_cache); workers launch the bot from their cache of it.")
     manifest = models.JSONField(default=dict)
     runtime = models.CharField(max_length=16, blank=True, default="")
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="uploaded_versions",
+        help_text="Who uploaded it (a team bot's versions come from any of its members; built-in bots': the "
+                  "house). Versions from before this was recorded: their bot's owner. Empty once that account is "
+                  "gone from the database (a deleted account keeps its emptied row, shown as 'deleted account').")
     created_at = models.DateTimeField(auto_now_add=True)
     validation_queued_at = models.DateTimeField(
         null=True, blank=True, help_text="When its validation task was last sent (recovery re-sends lost ones).")
+    validation_claim = models.CharField(
+        max_length=200, blank=True, default="",
+        help_text="The validation run that holds the version (worker#nonce): only it may record the outcome.")
+    validation_heartbeat_at = models.DateTimeField(
+        null=True, blank=True, help_text="Written by the validating run while it works; stale: it is lost.")
     validated_at = models.DateTimeField(null=True, blank=True)
     suspended_at = models.DateTimeField(null=True, blank=True)
 
@@ -78,7 +104,11 @@ class BotVersion(models.Model):
         return f"{self.bot} v{self.number}"
 
     @property
-    def package_path(self) -> Path:
+    def package_path(self) -> Path | None:
+        """The bot's own folder on this machine (built-in bots, older uploads), or None: a newer upload is a
+        stored package (`botregistry.package_cache.local_package`)."""
+        if not self.package_dir:
+            return None
         path = Path(self.package_dir)
         return path if path.is_absolute() else Path(settings.STORAGE_DIR) / path
 

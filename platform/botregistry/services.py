@@ -11,15 +11,18 @@ import hashlib
 import logging
 import shutil
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 
+from arena_site import objects
+from arena_site.objects import local_dir
 from arena_site.sandbox_mode import sandbox_enabled, untrusted_refusal, uploads_accepted
 from botregistry.archive import ArchiveError, unpack
 from botregistry.models import Bot, BotVersion
@@ -53,7 +56,8 @@ def public_paths_removed(text: str, package: Path) -> str:
     import arena
 
     text = text.replace(f"{package}/", "").replace(str(package), "your folder")
-    roots = ((Path(settings.STORAGE_DIR), "<storage>"), (Path(arena.__file__).resolve().parents[1], "<arena>"))
+    roots = ((local_dir(), "<storage>"), (Path(settings.STORAGE_DIR), "<storage>"),
+             (Path(arena.__file__).resolve().parents[1], "<arena>"))
     for root, word in roots:
         text = text.replace(str(root), word)
     return text
@@ -92,8 +96,9 @@ def _save_archive(upload: BinaryIO, dest: Path) -> tuple[str, int]:
     return digest.hexdigest(), size
 
 
-def create_version(bot: Bot, upload: BinaryIO, *, size: int, filename: str = "") -> BotVersion:
-    """Store an uploaded archive as the bot's next version (pending) and queue its validation.
+def create_version(bot: Bot, upload: BinaryIO, *, size: int, filename: str = "", uploaded_by=None) -> BotVersion:
+    """Store an uploaded archive as the bot's next version (pending) and queue its validation. `uploaded_by`:
+    the person uploading (recorded on the version; a team bot's members see who uploaded what).
 
     Raises UploadRejected (nothing stored) for a refused archive or manifest, or when this host can't sandbox
     (unless `ARENA_SANDBOX=worker` leaves that to the workers: arena_site.sandbox_mode)."""
@@ -103,9 +108,10 @@ def create_version(bot: Bot, upload: BinaryIO, *, size: int, filename: str = "")
     if size > limit:
         raise UploadRejected(f"the archive is {size / 1e6:.1f} MB; uploads are limited to "
                              f"{limit // (1024 * 1024)} MB")
-    storage = Path(settings.STORAGE_DIR)
-    staging = storage / "staging" / uuid.uuid4().hex
-    final: Path | None = None
+    # unpacked here only to check it (the web's own disk): the archive itself goes to storage, where the
+    # validating worker fetches it (botregistry.package_cache.working_copy)
+    staging = local_dir() / "staging" / uuid.uuid4().hex
+    stored: str | None = None
     try:
         try:
             unpack(upload, staging / "package", max_bytes=settings.ARENA_UNPACKED_MAX_BYTES,
@@ -121,25 +127,28 @@ def create_version(bot: Bot, upload: BinaryIO, *, size: int, filename: str = "")
             if same is not None:
                 raise UploadRejected(f"this package is identical to version {same.number} of {bot.name}")
             number = (bot.versions.aggregate(n=Max("number"))["n"] or 0) + 1
-            relative = Path("bots") / str(bot.pk) / str(number)
-            final = storage / relative
-            if final.exists():  # left by an upload whose transaction rolled back after the move
-                shutil.rmtree(final)
-            final.parent.mkdir(parents=True, exist_ok=True)
-            staging.rename(final)
+            name = f"bots/{bot.pk}/{number}/archive{suffix}"
+            try:
+                stored = name
+                objects.put_file(name, staging / f"archive{suffix}")
+            except Exception:
+                log.exception("upload for %s: storage refused the archive", bot)
+                raise UploadRejected("storage is unavailable just now; please upload again later",
+                                     status=503) from None
             version = BotVersion.objects.create(
                 bot=bot, number=number, sha256=sha, archive_sha256=archive_sha, archive_size=archive_size,
-                archive_path=str(relative / f"archive{suffix}"), package_dir=str(relative / "package"),
-                manifest=manifest_dict(manifest), runtime=str(manifest.runtime),
-                validation_queued_at=timezone.now())
+                archive_path=name, package_dir="", manifest=manifest_dict(manifest), runtime=str(manifest.runtime),
+                uploaded_by=uploaded_by, validation_queued_at=timezone.now())
             transaction.on_commit(lambda: _queue_validation(version.pk))
+        stored = None
         return version
-    except BaseException:
-        # Anything raised above rolled the version row back: its files go too.
+    finally:
         shutil.rmtree(staging, ignore_errors=True)
-        if final is not None:
-            shutil.rmtree(final, ignore_errors=True)
-        raise
+        if stored is not None:  # the version row rolled back: its archive goes too
+            try:
+                objects.delete(stored)
+            except Exception:
+                log.exception("upload for %s: could not remove %s after a rollback", bot, stored)
 
 
 def _queue_validation(version_id: int) -> None:
@@ -147,17 +156,46 @@ def _queue_validation(version_id: int) -> None:
     validate_version.delay(version_id)
 
 
-def resend_lost_validations(older_than_seconds: float = 600.0) -> list[int]:
-    """Send again the validations of versions still pending or validating long after their task was sent (its
-    worker died, or the broker lost the message). Each is re-sent at most once per `older_than_seconds`."""
+def validation_lapsed(version: BotVersion) -> bool:
+    """Whether the run validating `version` is lost: no heartbeat within ARENA_STALE_AFTER_SECONDS, or its
+    worker process is known dead (`arena_site.workers.known_dead`). A version validated before claims existed
+    (no claim) counts as lost too."""
     from datetime import timedelta
 
-    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
-    ids = list(BotVersion.objects.filter(
-        status__in=[BotVersion.Status.PENDING, BotVersion.Status.VALIDATING],
-        validation_queued_at__lt=cutoff).order_by("pk").values_list("pk", flat=True))
+    from arena_site.workers import known_dead
+
+    stale = timezone.now() - timedelta(seconds=settings.ARENA_STALE_AFTER_SECONDS)
+    return (not version.validation_claim or version.validation_heartbeat_at is None
+            or version.validation_heartbeat_at < stale or known_dead(version.validation_claim))
+
+
+def resend_lost_validations(waiting: Callable[[], int | None] = lambda: None) -> list[int]:
+    """Send again the validations whose task was lost, as `matches.services.recover_stale` does for matches: a
+    version still pending ARENA_LOST_MESSAGE_SECONDS (15 s) after its task was sent while no message waits in
+    the broker's queue (`waiting()` says 0: a worker takes a validation off the queue as soon as it can run it,
+    and it turns `validating` at once), or ARENA_RESEND_QUEUED_AFTER_SECONDS (90 s) after whatever the queue
+    holds; a version `validating` whose run is lost (`validation_lapsed`: killed worker, lost machine). Each is
+    re-sent at most once per threshold (`validation_queued_at`). A duplicate is harmless: the task's claim lets
+    one run validate a version, and only that run's outcome is recorded."""
+    from datetime import timedelta
+
+    now = timezone.now()
+    unheard = now - timedelta(seconds=settings.ARENA_LOST_MESSAGE_SECONDS)
+    long_queued = now - timedelta(seconds=settings.ARENA_RESEND_QUEUED_AFTER_SECONDS)
+    stale = now - timedelta(seconds=settings.ARENA_STALE_AFTER_SECONDS)
+    not_sent_since = Q(validation_queued_at__isnull=True)
+    pending = BotVersion.objects.filter(status=BotVersion.Status.PENDING)
+    ids = list(pending.filter(not_sent_since | Q(validation_queued_at__lt=unheard)).values_list("pk", flat=True))
+    if ids and waiting() != 0:  # perhaps waiting behind others: only after the long delay
+        ids = list(pending.filter(not_sent_since | Q(validation_queued_at__lt=long_queued))
+                   .values_list("pk", flat=True))
+    validating = BotVersion.objects.filter(status=BotVersion.Status.VALIDATING).filter(
+        not_sent_since | Q(validation_queued_at__lt=stale))
+    ids += [v.pk for v in validating.only("pk", "validation_claim", "validation_heartbeat_at")
+            if validation_lapsed(v)]
+    ids.sort()
     if ids:
-        BotVersion.objects.filter(pk__in=ids).update(validation_queued_at=timezone.now())
+        BotVersion.objects.filter(pk__in=ids).update(validation_queued_at=now)
         for version_id in ids:
             _queue_validation(version_id)
         log.warning("re-sent lost validations of versions %s", ids)
@@ -166,7 +204,7 @@ def resend_lost_validations(older_than_seconds: float = 600.0) -> list[int]:
 
 def build_cache_dir(bot: Bot) -> Path:
     """The bot's build cache (arena.botbuild), kept between the builds of its versions: the worker's only."""
-    return Path(settings.STORAGE_DIR) / "build-cache" / str(bot.pk)
+    return local_dir() / "build-cache" / str(bot.pk)
 
 
 class RevalidateRefused(ValueError):
@@ -203,15 +241,21 @@ def revalidate(version: BotVersion) -> BotVersion:
     return version
 
 
-def mark_validated(version: BotVersion, ok: bool, reason: str, log_text: str) -> None:
+def mark_validated(version: BotVersion, ok: bool, reason: str, log_text: str, claim: str | None = None) -> None:
     """Record a validation's outcome; a ready version becomes the bot's active one if it is the newest, and
     `version_ready` is sent (the ladders enrol the bot). Only a version still being validated takes it: a late
     duplicate of the task (a re-sent message whose first delivery also ran) never turns a version that has since
-    been suspended, or decided by the other run, back into something else."""
+    been suspended, or decided by the other run, back into something else. With `claim` (the task's run), only
+    the run still holding the version's claim records: a run that lost it (frozen past the stale threshold and
+    taken over) is discarded and logged."""
     with transaction.atomic():
         version = BotVersion.objects.select_for_update().select_related("bot").get(pk=version.pk)
         if version.status not in (BotVersion.Status.PENDING, BotVersion.Status.VALIDATING):
             log.warning("validation result for %s ignored: it is %s already", version, version.status)
+            return
+        if claim is not None and version.validation_claim != claim:
+            log.warning("discarded the validation result of superseded run %s of %s (now held by %s)", claim,
+                        version, version.validation_claim or "nobody")
             return
         version.status = BotVersion.Status.READY if ok else BotVersion.Status.FAILED
         version.status_reason = "" if ok else reason
@@ -306,6 +350,7 @@ def register_builtin(folder: Path) -> list[BotVersion]:
                 version = BotVersion.objects.create(
                     bot=bot, number=number, sha256=sha, package_dir=str(folder), manifest=manifest_dict(manifest),
                     runtime=str(manifest.runtime), status=BotVersion.Status.READY, validated_at=timezone.now(),
+                    uploaded_by=owner,
                     validation_log="built-in bot: trusted code shipped with Arena")
             if version.status == BotVersion.Status.READY:
                 set_active_version(bot, version)

@@ -3,20 +3,56 @@
 from __future__ import annotations
 
 import logging
+import secrets
+import threading
 from pathlib import Path
 
 from celery import shared_task
-from django.db import transaction
+from django.conf import settings
+from django.db import close_old_connections, connection, transaction
+from django.utils import timezone
 
+from arena_site import uid_blocks
 from arena_site.sandbox_mode import worker_refusal
+from arena_site.workers import worker_id
+from botregistry import package_cache, services
 from botregistry.models import BotVersion
-from botregistry.services import build_cache_dir, manifest_dict, mark_validated, public_paths_removed
+from botregistry.services import build_cache_dir, manifest_dict, public_paths_removed, validation_lapsed
 
 log = logging.getLogger("arena.platform")
 
 HOST_TROUBLE = "validation could not run on this server; use \"validate again\" on the bot's page later"
 #: the reason's words before "validate again" existed: versions that failed with it may still be validated again
 HOST_TROUBLE_BEFORE = "validation could not run on this server; please upload again later"
+
+
+class _ValidationHeartbeat(threading.Thread):
+    """Writes the validating run's heartbeat every ARENA_HEARTBEAT_SECONDS while it holds the version's claim,
+    so recovery tells a validation that is only slow (a long build) from one whose worker is gone."""
+
+    def __init__(self, version_id: int, claim: str):
+        super().__init__(name=f"validation-heartbeat-{version_id}", daemon=True)
+        self.version_id, self.claim = version_id, claim
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        try:
+            while not self.stopped.wait(settings.ARENA_HEARTBEAT_SECONDS):
+                try:
+                    uid_blocks.renew()  # the build's and the smoke match's bots hold uids of this worker's block
+                    if not BotVersion.objects.filter(pk=self.version_id, validation_claim=self.claim,
+                                                     status=BotVersion.Status.VALIDATING).update(
+                                                         validation_heartbeat_at=timezone.now()):
+                        return  # decided, or taken over by another run: its outcome will be discarded
+                except Exception:  # a database hiccup: the next beat tries again
+                    log.exception("heartbeat of the validation of version %s failed", self.version_id)
+                    close_old_connections()
+        finally:
+            connection.close()
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.join(timeout=10)
 
 
 def _manifest_unchanged(version: BotVersion) -> bool:
@@ -35,18 +71,48 @@ def validate_version(version_id: int) -> str:
     """pending → validating → ready | failed. A failed version's `status_reason` is one line of words anyone may
     read; the details (compiler output, the bot's own output) go to `validation_log`, which only its owner sees,
     and neither names a path of this server. The smoke match has a fresh seed and seat (arena.botcheck). A
-    version that is already ready, failed or suspended is left alone, so a re-delivered task changes nothing."""
-    from django.conf import settings
-
-    from arena.botcheck import check_bot
-    from arena.sandbox.limits import SandboxLimits
-
+    version that is already ready, failed or suspended is left alone, so a re-delivered task changes nothing; one
+    being validated by a live run (heartbeat within ARENA_STALE_AFTER_SECONDS) too, so a re-sent message never
+    validates a version twice at once, and a run that lost its claim records nothing."""
+    claim = f"{worker_id()}#{secrets.token_hex(4)}"
     with transaction.atomic():
         version = BotVersion.objects.select_for_update().select_related("bot").filter(pk=version_id).first()
         if version is None or version.status not in (BotVersion.Status.PENDING, BotVersion.Status.VALIDATING):
             return "nothing to do"
+        if version.status == BotVersion.Status.VALIDATING and not validation_lapsed(version):
+            return "nothing to do (another run is validating it)"  # a duplicate message: never validated twice
         version.status = BotVersion.Status.VALIDATING
-        version.save(update_fields=["status"])
+        version.validation_claim = claim
+        version.validation_heartbeat_at = timezone.now()
+        version.save(update_fields=["status", "validation_claim", "validation_heartbeat_at"])
+    beat = _ValidationHeartbeat(version.pk, claim)
+    beat.start()
+    try:
+        # a copy of the upload on this machine, from storage (botregistry.package_cache): never shared with the web
+        with package_cache.working_copy(version) as folder:
+            version.package_dir = str(folder)  # this run's copy (never saved)
+            return _validate(version, claim)
+    except package_cache.PackageRefused as exc:
+        services.mark_validated(version, False, str(exc)[:500], "", claim=claim)
+        return "failed"
+    except Exception:  # storage unreachable: the host's trouble, "validate again" later
+        log.exception("validation of %s could not get its archive", version)
+        services.mark_validated(version, False, HOST_TROUBLE, "", claim=claim)
+        return "error"
+    finally:
+        beat.stop()
+
+
+def _validate(version: BotVersion, claim: str) -> str:
+    """The validation itself, by the run holding `claim`: only its outcome is recorded."""
+    from arena.botcheck import check_bot
+    from arena.sandbox.limits import SandboxLimits
+
+    def mark_validated(version: BotVersion, ok: bool, reason: str, log_text: str) -> None:
+        if ok and not package_cache.keep_validated(version, claim):  # stored before it may play: workers fetch it
+            ok, reason, log_text = False, HOST_TROUBLE, ""
+        services.mark_validated(version, ok, reason, log_text, claim=claim)
+
     package = Path(version.package_path)
     if not _manifest_unchanged(version):
         mark_validated(version, False, "bot.toml changed after the upload",
@@ -57,6 +123,7 @@ def validate_version(version_id: int) -> str:
         mark_validated(version, False, refusal[:500], "")
         return "failed"
     try:
+        uid_blocks.ensure_block()  # this worker's own uids (arena_site.uid_blocks)
         report = check_bot(package, sandbox=True, game=version.bot.game,
                            limits=SandboxLimits(**settings.ARENA_LIMITS),
                            build_cache=build_cache_dir(version.bot))

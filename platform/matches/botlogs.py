@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena import botlogs
+from arena_site import objects
 from matches.models import Match
 from matches.seeds import deal_visible, is_staff
 
@@ -27,19 +28,22 @@ class NoLogs(LookupError):
 
 
 def _owner_or_staff(user: Any, bot) -> bool:
-    return is_staff(user) or (getattr(user, "is_authenticated", False) and bot.owner_id == user.pk)
+    from botregistry.ownership import can_play  # a team bot's members count as its owner
+
+    return is_staff(user) or can_play(user, bot)
 
 
 def visible(match: Match, user: Any) -> dict[str, Any]:
     """The logs document with only what `user` may see: `{"seats": [...]}`, each seat as in arena.botlogs plus
     `"output_visible"` (false: annotations only). Raises NoLogs or LogsHidden."""
-    path = match.logs_file
-    if path is None or not path.exists():
+    name = match.logs_name
+    if not objects.exists(name):
         raise NoLogs("this match has no bot logs" + ("" if match.done else " yet: it is not finished"))
     if not deal_visible(match, user):
         raise LogsHidden("the bots' logs are shown once every match played with this seed is over")
     participants = {p.seat: p for p in match.participants.select_related("bot")}
-    doc = botlogs.load(path)
+    with objects.opened(name) as f:
+        doc = botlogs.load(f)  # type: ignore[arg-type]  # gzip reads a file object as well as a path
     seats = []
     for seat in doc["seats"]:
         p = participants.get(seat["seat"])

@@ -74,7 +74,17 @@ class Match(models.Model):
         return f"match {self.pk} ({self.game}, {self.status})"
 
     @property
+    def logs_name(self) -> str:
+        """The name in storage (arena_site.objects) of the bots' own logs of the match, beside the replay; "" when
+        there is no replay."""
+        from arena.botlogs import logs_path
+
+        return logs_path(self.replay_path).as_posix() if self.replay_path else ""
+
+    @property
     def replay_file(self) -> Path | None:
+        """The replay as a file of the storage folder: only where storage is that folder (embedded defaults,
+        tests); readers go through `arena_site.objects` with `replay_path`."""
         return Path(settings.STORAGE_DIR) / self.replay_path if self.replay_path else None
 
     @property

@@ -34,8 +34,6 @@ listen to step 6.
 from __future__ import annotations
 
 import logging
-import os
-import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
@@ -49,6 +47,7 @@ from django.utils import timezone
 
 from arena.botlogs import logs_path
 from arena.match.types import MatchResult
+from arena_site.workers import known_dead, process_space, worker_id  # noqa: F401  (worker_id: the task's)
 from botregistry.models import BotVersion
 from ladders.services import apply_ratings
 from matches.models import Match, Participant
@@ -58,21 +57,6 @@ from matches.storage import place_replay
 from matches.suspension import check_suspension
 
 log = logging.getLogger("arena.platform")
-
-
-def process_space() -> str:
-    """Where a pid means one process: this host's name and its pid namespace (containers that share a host name
-    but not their processes are told apart)."""
-    try:
-        namespace = os.stat("/proc/self/ns/pid").st_ino
-    except OSError:
-        return socket.gethostname()
-    return f"{socket.gethostname()}/{namespace}"
-
-
-def worker_id() -> str:
-    """This worker process, as a match's claim names it: `host/pid-namespace:pid`."""
-    return f"{process_space()}:{os.getpid()}"
 
 
 @dataclass(frozen=True)
@@ -86,23 +70,6 @@ class Run:
     @classmethod
     def of(cls, match: Match) -> Run:
         return cls(worker=match.worker, attempt=match.attempts)
-
-
-def known_dead(worker: str) -> bool:
-    """Whether the worker process that claimed a match is known to be gone: it ran in this host's pid namespace
-    (`worker_id`) and no process has its pid any more — a pool process killed (OOM killer, SIGKILL), whose task
-    Celery re-queues at once (`reject_on_worker_lost`). Unknown (another host, or a pid reused) is not dead:
-    the heartbeat's age decides then."""
-    host, _, pid = worker.rpartition(":")
-    if host != process_space() or not pid.isdigit() or int(pid) <= 0 or int(pid) == os.getpid():
-        return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return True
-    except OSError:  # exists, but not ours to signal
-        return False
-    return False
 
 
 def holds_claim(match: Match, run: Run | None) -> bool:

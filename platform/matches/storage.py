@@ -1,4 +1,4 @@
-"""The storage folder under faults: a played match never loses its result to a full or failing disk.
+"""Storage under faults: a played match never loses its result to a full or failing disk or object store.
 
 - **Replays kept in the database** (`place_replay`, called by `services.record_result`): when the replay cannot
   be put in storage (the referee could not write it, `MatchResult.unwritten_replay`, or moving it into place
@@ -7,8 +7,9 @@
   them again (`write_unwritten_replays`) and clears the field. Keeping the document the referee built is exact,
   byte for byte: re-simulating from seed + actions would rebuild the game's events but not what only the run
   knew (each decision's time, the faults' messages, the bots' hashes), so it is not chosen.
-- **Low storage pauses matchmaking** (`storage_low`): below `ARENA_STORAGE_MIN_FREE_MB` free, ladder
-  matchmaking queues nothing and says why (a log line, `manage.py up`'s status line); matches already queued
+- **Low storage pauses matchmaking** (`storage_low`): below `ARENA_STORAGE_MIN_FREE_MB` free in the working
+  folder, or with `ARENA_UNWRITTEN_REPLAYS_PAUSE` replays waiting in the database (an S3 endpoint refusing
+  uploads has no free space to read: its errors are the signal), ladder matchmaking queues nothing and says why (a log line, `manage.py up`'s status line); matches already queued
   still play (their replays fit in the margin, or are kept in the database).
 - **Temporary files swept** (`sweep_temp_files`): a run's replay and logs are written under `replays/tmp/`
   (`{match}.{attempt}.…`, `.part` while being written; the writers remove a `.part` on error). Files of a run
@@ -27,6 +28,7 @@ from django.conf import settings
 
 from arena import replay as replays
 from arena.match.types import MatchResult
+from arena_site import objects
 from matches.models import Match
 
 log = logging.getLogger("arena.platform")
@@ -36,16 +38,18 @@ TEMP_GRACE_SECONDS = 600.0
 
 
 def storage_dir() -> Path:
-    return Path(settings.STORAGE_DIR)
+    """This machine's working folder (`arena_site.objects.local_dir`): the storage folder itself on embedded
+    defaults, a worker's own disk beside object storage."""
+    return objects.local_dir()
 
 
 def temp_dir() -> Path:
-    """Where runs write their replays and logs before `record_result` moves them into place."""
+    """Where runs write their replays and logs before `record_result` puts them in storage."""
     return storage_dir() / "replays" / "tmp"
 
 
 def free_megabytes() -> float | None:
-    """Free space of the storage folder's file system (None if it cannot be read)."""
+    """Free space of the working folder's file system (None if it cannot be read)."""
     folder = storage_dir()
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
@@ -56,31 +60,38 @@ def free_megabytes() -> float | None:
 
 
 def storage_low() -> str | None:
-    """Why matchmaking should pause (free space below ARENA_STORAGE_MIN_FREE_MB), or None when storage is fine."""
+    """Why matchmaking should pause, or None when storage is fine: free space of the working folder below
+    ARENA_STORAGE_MIN_FREE_MB, or ARENA_UNWRITTEN_REPLAYS_PAUSE replays waiting in the database because storage
+    refused them (how a failing object store shows: it has no free space to read)."""
     free = free_megabytes()
     floor = settings.ARENA_STORAGE_MIN_FREE_MB
     if free is not None and free < floor:
         return f"storage low: {free:.0f} MB free in {storage_dir()}, below ARENA_STORAGE_MIN_FREE_MB={floor}"
+    waiting = Match.objects.filter(unwritten_replay__isnull=False).count()
+    if waiting >= settings.ARENA_UNWRITTEN_REPLAYS_PAUSE:
+        return (f"storage failing: {waiting} replays wait in the database for storage to take them "
+                f"(ARENA_UNWRITTEN_REPLAYS_PAUSE={settings.ARENA_UNWRITTEN_REPLAYS_PAUSE})")
     return None
 
 
 def place_replay(match: Match, result: MatchResult, replay_tmp: Path | None, relative: Path) -> None:
-    """Put the run's replay (and the bots' logs beside it) in storage at `relative`, setting
-    `match.replay_path`; when it cannot, keep the replay's bytes on `match.unwritten_replay` instead (the caller
-    saves the match). Never raises for a disk error: the result matters more than its file."""
+    """Put the run's replay (and the bots' logs beside it) in storage at `relative` (arena_site.objects: a folder
+    or an S3 bucket), setting `match.replay_path`, and remove the local files; when storage refuses, keep the
+    replay's bytes on `match.unwritten_replay` instead (the caller saves the match). Never raises for a storage
+    error (a full disk, an S3 endpoint down): the result matters more than its file."""
     from arena.botlogs import logs_path
 
-    target = storage_dir() / relative
     if replay_tmp is not None and replay_tmp.exists():
         logs_tmp = logs_path(replay_tmp)
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if logs_tmp.exists():  # moved first: the replay's presence says the match's files are in place
-                os.replace(logs_tmp, logs_path(target))
-            os.replace(replay_tmp, target)
-            match.replay_path = str(relative)
+            if logs_tmp.exists():  # stored first: the replay's presence says the match's files are in place
+                objects.put_file(logs_path(relative).as_posix(), logs_tmp)
+            objects.put_file(relative.as_posix(), replay_tmp)
+            match.replay_path = relative.as_posix()
+            for stored in (replay_tmp, logs_tmp):
+                stored.unlink(missing_ok=True)
             return
-        except OSError as exc:
+        except Exception as exc:  # OSError from a folder, botocore's errors from S3
             log.warning("match %s: the replay could not be put in storage (%s); kept in the database",
                         match.pk, exc)
             try:
@@ -109,18 +120,12 @@ def write_unwritten_replays(limit: int = 50) -> list[int]:
         if data is None:
             continue
         relative = replay_relative(match_id)
-        target = storage_dir() / relative
-        part = target.with_name(target.name + ".part")
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with open(part, "wb") as f:
-                f.write(bytes(data))
-            os.replace(part, target)
-        except OSError as exc:
-            part.unlink(missing_ok=True)
+            objects.put_bytes(relative.as_posix(), bytes(data))  # atomic: no half-written replay is ever seen
+        except Exception as exc:  # OSError from a folder, botocore's errors from S3
             log.warning("match %s: the kept replay still cannot be written (%s)", match_id, exc)
             break  # storage is failing: try again on the next tick
-        Match.objects.filter(pk=match_id).update(replay_path=str(relative), unwritten_replay=None)
+        Match.objects.filter(pk=match_id).update(replay_path=relative.as_posix(), unwritten_replay=None)
         written.append(match_id)
     if written:
         log.info("wrote the replays of matches %s, kept in the database while storage failed", written)
@@ -157,4 +162,36 @@ def sweep_temp_files(grace_seconds: float = TEMP_GRACE_SECONDS) -> list[Path]:
         removed.append(path)
     if removed:
         log.info("swept %d temporary replay files: %s", len(removed), ", ".join(p.name for p in removed[:10]))
+    return removed
+
+
+#: A validation's working copy or an upload's staging folder younger than this is left alone (a build and a smoke
+#: match take minutes at most).
+WORK_GRACE_SECONDS = 3600.0
+
+
+def sweep_work_folders(grace_seconds: float = WORK_GRACE_SECONDS) -> list[Path]:
+    """Remove what a killed process left in this machine's working folder: validations' working copies and
+    uploads' staging folders (each removed by its own run when it ends) and the package cache's unfinished
+    downloads, once older than `grace_seconds`. Returns what was removed."""
+    from botregistry.package_cache import cache_dir
+
+    cutoff = time.time() - grace_seconds
+    removed = []
+    for folder in (storage_dir() / "validation", storage_dir() / "staging", cache_dir() / ".tmp"):
+        if not folder.is_dir():
+            continue
+        for entry in folder.iterdir():
+            try:
+                if entry.lstat().st_mtime > cutoff:
+                    continue
+            except FileNotFoundError:
+                continue
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
+            removed.append(entry)
+    if removed:
+        log.info("swept %d left-over working folders: %s", len(removed), ", ".join(p.name for p in removed[:10]))
     return removed

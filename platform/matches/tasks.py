@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from contextlib import ExitStack
 from pathlib import Path
 
 from celery import shared_task
@@ -15,7 +16,9 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 
 from arena.match.types import BotSpec, MatchResult, TimeControl
+from arena_site import uid_blocks
 from arena_site.sandbox_mode import sandbox_enabled, unavailable_reason
+from botregistry.package_cache import PackageRefused, local_package
 from botregistry.services import resend_lost_validations
 from matches import ratings, services, storage
 from matches.models import Match
@@ -35,6 +38,7 @@ class _Heartbeat(threading.Thread):
         try:
             while not self.stopped.wait(settings.ARENA_HEARTBEAT_SECONDS):
                 try:
+                    uid_blocks.renew()  # the bots of this run hold uids of this worker's block
                     if not services.heartbeat(self.match_id, self.run_):
                         # taken over (this worker was frozen past the stale threshold) or ended: the result
                         # of this run will be discarded by record_result
@@ -67,13 +71,20 @@ def play(match: Match) -> tuple[MatchResult, Path]:
         if untrusted:
             raise MatchCannotRun(f"this worker can't sandbox bots ({unavailable_reason()}), and "
                                  f"{', '.join(untrusted)} is not a trusted built-in bot")
-    bots = [BotSpec(path=str(p.version.package_path), name=f"{p.bot.name} v{p.version.number}")
-            for p in participants]
-    tmp = Path(settings.STORAGE_DIR) / "replays" / "tmp" / f"{match.pk}.{match.attempts}.replay.json.gz"
+    else:
+        uid_blocks.ensure_block()  # this worker's own uids: no other worker on this kernel runs bots with them
+    tmp = storage.temp_dir() / f"{match.pk}.{match.attempts}.replay.json.gz"
     tmp.parent.mkdir(parents=True, exist_ok=True)
-    result = run_match(match.game, dict(match.params), int(match.seed), bots,
-                       time_control=TimeControl(**match.time_control),
-                       limits=SandboxLimits(**settings.ARENA_LIMITS), sandbox=sandbox, replay_path=str(tmp))
+    with ExitStack() as held:  # each package stays in this worker's cache until the match ends
+        try:
+            folders = [held.enter_context(local_package(p.version)) for p in participants]
+        except PackageRefused as exc:  # a missing or tampered package object: its bot is never launched
+            raise MatchCannotRun(str(exc)) from None
+        bots = [BotSpec(path=str(folder), name=f"{p.bot.name} v{p.version.number}")
+                for p, folder in zip(participants, folders, strict=True)]
+        result = run_match(match.game, dict(match.params), int(match.seed), bots,
+                           time_control=TimeControl(**match.time_control),
+                           limits=SandboxLimits(**settings.ARENA_LIMITS), sandbox=sandbox, replay_path=str(tmp))
     return result, tmp
 
 
@@ -109,13 +120,14 @@ def _play_and_record(match: Match, run: services.Run) -> str:
 
 @shared_task(name="matches.tasks.recover_stale_matches", ignore_result=True)
 def recover_stale_matches() -> list[int]:
-    """Re-send matches whose worker stopped writing heartbeats (killed, machine lost), and validations that
-    never finished; write out replays kept in the database while storage failed, and sweep temporary files."""
-    resend_lost_validations(max(600.0, 10 * settings.ARENA_STALE_AFTER_SECONDS))
+    """Re-send matches whose worker stopped writing heartbeats (killed, machine lost), and matches and
+    validations whose message was lost (`botregistry.services.resend_lost_validations`); write out replays kept in the database while storage failed, and sweep temporary files."""
+    resend_lost_validations(waiting=services.waiting_messages)
     resent = services.recover_stale()
     try:  # storage's upkeep (matches.storage): never in the way of recovering matches
         storage.write_unwritten_replays()
         storage.sweep_temp_files()
+        storage.sweep_work_folders()
     except Exception:
         log.exception("storage upkeep failed")
     return resent

@@ -13,8 +13,11 @@ A ladder table:
    slope against the true strength grew to ~2 after 1,000 games a bot; this draw keeps it near 1 and the
    leaderboard's fitted rating, which does not depend on how opponents were chosen, calibrated.
    `window` (a number) restores the old rule, for the simulation's comparison and for tests.
-3. Never two bots of the same owner at one table (collusion, kingmaking). The house's built-in bots are
-   exempt: they are reference opponents with no interest of their own.
+3. Never two bots with a stake in common at one table (collusion, kingmaking). A personal bot's stake is its
+   owner's; a team bot's is its team's and each member's (`Candidate.stakes`). So two bots of one team never
+   meet, nor a member's personal bot and their team's bot (the member could throw one's game to the other),
+   nor the bots of two teams that share a member. The house's built-in bots are exempt: they are reference
+   opponents with no interest of their own.
 4. Seats are shuffled, so no bot keeps the first-move advantage or disadvantage.
 
 A version test's opponents (`pick_opponents`, the same draw as the other seats of a ladder table, around the
@@ -39,10 +42,18 @@ class Candidate:
     games: int = 0
     last_played_at: datetime | None = None
     house: bool = False     # a built-in bot of the house: exempt from the one-bot-per-owner rule
+    team_id: int | None = None  # the team that owns the bot, if a team does
+    member_ids: tuple[int, ...] = ()  # that team's members: each has a stake in the bot
 
     @property
-    def owner_key(self) -> int | None:
-        return None if self.house else self.owner_id
+    def stakes(self) -> frozenset[tuple[str, int]]:
+        """Who has a stake in the bot, for rule 3: ("team", id) and ("user", id) of each member for a team bot,
+        ("user", owner) for a personal one; none for the house's bots (exempt)."""
+        if self.house:
+            return frozenset()
+        if self.team_id is None:
+            return frozenset({("user", self.owner_id)})
+        return frozenset({("team", self.team_id), *(("user", m) for m in self.member_ids)})
 
 
 def need_key(c: Candidate) -> tuple:
@@ -73,21 +84,22 @@ def pick_table(candidates: list[Candidate], players: int, rng: random.Random, wi
 
 def _fill(seed: Candidate, candidates: list[Candidate], players: int, rng: random.Random, window: int | None
           ) -> list[Candidate] | None:
-    others = pick_opponents(seed.rating, {seed.owner_key} - {None}, [c for c in candidates if c.bot_id != seed.bot_id],
+    others = pick_opponents(seed.rating, set(seed.stakes), [c for c in candidates if c.bot_id != seed.bot_id],
                             players - 1, rng, window)
     return None if others is None else [seed, *others]
 
 
-def pick_opponents(rating: float, owners: set[int], candidates: list[Candidate], seats: int, rng: random.Random,
+def pick_opponents(rating: float, owners: set[tuple[str, int]], candidates: list[Candidate], seats: int,
+                   rng: random.Random,
                    window: int | None = None) -> list[Candidate] | None:
-    """`seats` opponents for a player of `rating` whose owners are `owners` (none of their bots is picked, nor two
-    bots of one other owner; house bots exempt), drawn one seat at a time: by information (`window` None) or at
+    """`seats` opponents for a player of `rating` whose stakes are `owners` (no bot with a stake among them is
+    picked, nor two bots with a stake in common; house bots exempt: `Candidate.stakes`), drawn one seat at a time: by information (`window` None) or at
     random among the `window` nearest ratings. None when the candidates run out first."""
     owners = set(owners)
     pool = sorted(candidates, key=lambda c: (abs(c.rating - rating), c.bot_id))
     picked: list[Candidate] = []
     while len(picked) < seats:
-        eligible = [c for c in pool if c.owner_key is None or c.owner_key not in owners]
+        eligible = [c for c in pool if not c.stakes & owners]
         if not eligible:
             return None
         if window is not None:
@@ -98,6 +110,5 @@ def pick_opponents(rating: float, owners: set[int], candidates: list[Candidate],
             pick = rng.choices(eligible, weights=weights)[0]
         picked.append(pick)
         pool.remove(pick)
-        if pick.owner_key is not None:
-            owners.add(pick.owner_key)
+        owners |= pick.stakes
     return picked

@@ -3,14 +3,17 @@
 Each receiver reads what it needs fresh from the database (the signal carries only an id) and tells each owner
 concerned: a version's owner when it fails validation or is suspended; a version test's owner when it ends; the
 owner who asked for a challenge when its match ends; the owner of every bot entered in a tournament when it starts
-and when it ends. The signals are sent with `send_robust`, so a failure here is logged and breaks nothing below.
+and when it ends. For a team's bot "its owner" is the team's owners and the bot's maker while a member
+(`botregistry.ownership.people_to_tell`). The signals are sent with `send_robust`, so a failure here is logged and breaks nothing below.
 """
 
 from __future__ import annotations
 
 from django.dispatch import receiver
 
+from accounts.signals import account_deleting
 from botregistry.models import BotVersion
+from botregistry.ownership import people_to_tell
 from botregistry.signals import version_failed, version_suspended
 from matches.models import Match
 from matches.signals import match_ended
@@ -27,10 +30,11 @@ def _version_event(version_id: int, event: Event, what: str) -> None:
     v = BotVersion.objects.select_related("bot", "bot__owner").filter(pk=version_id).first()
     if v is None or v.bot.builtin:
         return
-    notify(v.bot.owner, event, f"{v.bot.name} version {v.number} {what}", v.status_reason or what,
-           f"/bots/{v.bot_id}/",
-           {"bot": v.bot_id, "bot_name": v.bot.name, "version": v.pk, "version_number": v.number,
-            "status": v.status, "reason": v.status_reason})
+    for person in people_to_tell(v.bot):
+        notify(person, event, f"{v.bot.name} version {v.number} {what}", v.status_reason or what,
+               f"/bots/{v.bot_id}/",
+               {"bot": v.bot_id, "bot_name": v.bot.name, "version": v.pk, "version_number": v.number,
+                "status": v.status, "reason": v.status_reason})
 
 
 @receiver(version_failed, dispatch_uid="notifications.version_failed")
@@ -75,11 +79,14 @@ def _tournament_event(tournament_id: int, event: Event) -> None:
         return
     entries = list(t.entries.select_related("bot", "bot__owner").order_by("id"))
     by_owner: dict[int, list] = {}
+    people: dict[int, object] = {}
     for e in entries:
-        by_owner.setdefault(e.bot.owner_id, []).append(e)
+        for person in people_to_tell(e.bot):
+            by_owner.setdefault(person.pk, []).append(e)
+            people[person.pk] = person
     verb = "started" if event == Event.TOURNAMENT_STARTED else t.status
-    for mine in by_owner.values():
-        owner = mine[0].bot.owner
+    for pk, mine in by_owner.items():
+        owner = people[pk]
         names = ", ".join(e.bot.name for e in mine)
         notify(owner, event, f"tournament {t.name} {verb}",
                f"The tournament {t.name} ({t.game}) that {names} entered is {t.status}"
@@ -96,3 +103,11 @@ def on_tournament_started(sender, tournament_id: int, **kwargs) -> None:
 @receiver(tournament_ended, dispatch_uid="notifications.tournament_ended")
 def on_tournament_ended(sender, tournament_id: int, **kwargs) -> None:
     _tournament_event(tournament_id, Event.TOURNAMENT_ENDED)
+
+
+@receiver(account_deleting, dispatch_uid="notifications.account_deleting")
+def on_account_deleting(sender, user, **kwargs) -> None:
+    """A deleted account's choices go with it: its webhook URL and secret, the address to write to."""
+    from .models import NotificationSettings
+
+    NotificationSettings.objects.filter(user_id=user.pk).delete()

@@ -17,6 +17,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.emails import managed_by_allauth, notification_address
 from botregistry.services import HOUSE_USERNAME
 
 from . import webhooks
@@ -71,6 +72,10 @@ def update(user, *, events: dict[str, bool] | None = None, email: bool | None = 
             validate_email(email_address)
         except ValidationError:
             errors["email_address"] = "not a valid email address"
+    if email_address is not None and email_address != user.email and managed_by_allauth(user):
+        # the address of an account that signed up is changed only through verification (accounts.emails)
+        errors["email_address"] = ("change your address on /accounts/email/ or with POST /api/auth/email/: "
+                                   "Arena mails the new one a link and uses it once you follow it")
     if webhook_url:
         try:
             webhooks.check_url(webhook_url)
@@ -112,8 +117,8 @@ def notify(user, event: Event, subject: str, text: str, path: str, data: dict[st
         return []
     link = site_url(path)
     queued = []
-    if prefs.email and user.email:
-        send_email.delay(user.email, f"[Arena] {subject}", f"{text}\n\n{link}\n\n"
+    if prefs.email and (address := notification_address(user)):  # a verified address only (accounts.emails)
+        send_email.delay(address, f"[Arena] {subject}", f"{text}\n\n{link}\n\n"
                          f"Choose what Arena tells you on {site_url('/me/')}.")
         queued.append("email")
     if prefs.webhook_url:

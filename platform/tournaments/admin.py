@@ -2,27 +2,34 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
 
+from .api import over_limit
 from .models import Entry, Game, Round, Tournament
 
 
 class EntryFormSet(BaseInlineFormSet):
-    """Refuses, when the tournament is saved, entries whose bot plays another game than the tournament's (the
-    tournament as submitted: a changed game is checked against every entry kept)."""
+    """Refuses, when the tournament is saved, entries whose bot plays another game than the tournament's, and
+    more entries of one entrant (a person, or a team's bots together) than its `entries_per_entrant`, as the API
+    does (the tournament as submitted: a changed game or limit is checked against every entry kept)."""
 
     def clean(self):
         super().clean()
         game = self.instance.game
         wrong = []
+        kept = []
         for form in self.forms:
             data = getattr(form, "cleaned_data", None) or {}
             bot = data.get("bot") or (form.instance.bot if form.instance.pk else None)
             if bot is None or data.get("DELETE"):
                 continue
+            kept.append(bot)
             if bot.game != game:
                 wrong.append(f"{bot.name} ({bot.game})")
         if wrong:
             raise ValidationError(f"These entries play another game than {game}: {', '.join(wrong)}. "
                                   f"Remove them or pick the bots' game.")
+        limit = self.instance.entries_per_entrant
+        if limit is not None and (over := over_limit(kept, limit)):
+            raise ValidationError(f"{over}: remove entries or raise the limit.")
 
 
 class EntryInline(admin.TabularInline):

@@ -6,8 +6,10 @@ from __future__ import annotations
 from django.db import transaction
 from rest_framework import permissions, serializers, viewsets
 
+from accounts.deletion import OwnerNameField
 from arena import games
 from botregistry.models import Bot
+from botregistry.ownership import entrant
 from matches.models import Match
 from matches.seeds import is_staff
 
@@ -25,7 +27,7 @@ class StaffWritesAnyoneReads(permissions.BasePermission):
 
 class EntrySerializer(serializers.ModelSerializer):
     bot_name = serializers.CharField(source="bot.name", read_only=True)
-    owner = serializers.CharField(source="bot.owner.username", read_only=True)
+    owner = OwnerNameField(source="bot.owner")
     version = serializers.IntegerField(source="version.number", read_only=True, allow_null=True)
 
     class Meta:
@@ -81,6 +83,19 @@ class RoundSerializer(serializers.ModelSerializer):
         fields = ["number", "started_at", "finished_at", "byes", "games"]
 
 
+def over_limit(bots: list[Bot], limit: int) -> str | None:
+    """Why `bots` break an entries-per-entrant limit (a team's bots count together), or None."""
+    by_entrant: dict[tuple[str, int], list[Bot]] = {}
+    for b in bots:
+        by_entrant.setdefault(entrant(b), []).append(b)
+    for (kind, _), mine in by_entrant.items():
+        if len(mine) > limit and not mine[0].builtin:
+            who = f"team {mine[0].team.name}" if kind == "team" else mine[0].owner.username
+            return (f"{who} has {len(mine)} bots entered ({', '.join(b.name for b in mine)}); at most {limit} "
+                    f"per entrant")
+    return None
+
+
 class TournamentSerializer(serializers.ModelSerializer):
     entries = EntrySerializer(many=True, read_only=True)
     bots = serializers.PrimaryKeyRelatedField(queryset=Bot.objects.all(), many=True, write_only=True,
@@ -89,6 +104,7 @@ class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = ["id", "name", "game", "players", "params", "format", "duplicate", "games_per_pairing",
+                  "entries_per_entrant",
                   "rounds_planned", "starts_at", "decision_ms", "bank_ms", "startup_ms", "max_faults", "seed",
                   "status", "status_reason", "current_round", "started_at", "finished_at", "entries", "bots"]
         read_only_fields = ["status", "status_reason", "current_round", "started_at", "finished_at"]
@@ -133,6 +149,11 @@ class TournamentSerializer(serializers.ModelSerializer):
                     raise serializers.ValidationError({"format": (
                         f"a round robin of {len(bots)} bots at {players}-player tables is {games_total} games "
                         f"(at most {MAX_ROUND_ROBIN_GAMES}): use Swiss, or fewer entrants")})
+        limit = attrs.get("entries_per_entrant", inst.entries_per_entrant if inst else None)
+        entered = bots if bots is not None else (
+            [e.bot for e in inst.entries.select_related("bot__team", "bot__owner")] if inst else [])
+        if limit is not None and (over := over_limit(entered, limit)):
+            raise serializers.ValidationError({"bots": over})
         return attrs
 
     @transaction.atomic

@@ -36,6 +36,9 @@ class Tournament(GameSettings):
     duplicate = models.BooleanField(default=False, help_text="Play each table once per rotation of its seats "
                                                              "with one seed, scored together.")
     games_per_pairing = models.PositiveSmallIntegerField(default=1)
+    entries_per_entrant = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="At most this many bots of one entrant (a person, or a team: all its "
+                                         "bots count together, `botregistry.ownership.entrant`); empty: no limit.")
     rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True,
                                                       help_text="Swiss: rounds to play (default: log of the "
                                                                 "field); set for every format at the start.")

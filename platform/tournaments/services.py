@@ -14,7 +14,8 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from botregistry.models import BotVersion
+from accounts.deletion import display_name
+from botregistry.models import Bot, BotVersion
 from ladders.models import Rating
 from matches.models import Match
 from matches.services import create_match
@@ -195,6 +196,8 @@ def _setup_problem(t: Tournament, entries: list[Entry]) -> str:
 
 
 def _no_version_reason(e: Entry) -> str:
+    if e.bot.retired_at is not None:
+        return "forfeit: the bot was retired (its owner deleted their account)"
     version = e.bot.active_version
     if version is None:
         return "forfeit: the bot had no version when the tournament started"
@@ -206,6 +209,10 @@ def _forfeit_reason(e: Entry) -> str:
     """Why this entry can't play now ('' if it can). A pinned version suspended mid-tournament forfeits from
     then on, and the entry keeps the reason."""
     if e.forfeit_reason:
+        return e.forfeit_reason
+    if Bot.objects.filter(pk=e.bot_id, retired_at__isnull=False).exists():
+        e.forfeit_reason = "forfeit: the bot was retired (its owner deleted their account)"
+        e.save(update_fields=["forfeit_reason"])
         return e.forfeit_reason
     version = BotVersion.objects.only("status", "status_reason", "number").get(pk=e.version_id)
     if version.status != BotVersion.Status.READY:
@@ -262,7 +269,7 @@ def standings(t: Tournament) -> list[dict]:
         e = by_id[row.entrant]
         d = asdict(row)
         d.pop("opponents")
-        d.update(entry=e.id, bot=e.bot.name, bot_id=e.bot_id, owner=e.bot.owner.username,
+        d.update(entry=e.id, bot=e.bot.name, bot_id=e.bot_id, owner=display_name(e.bot.owner),
                  version=e.version.number if e.version else None, seeding=e.seeding,
                  forfeit_reason=e.forfeit_reason)
         d.pop("entrant")

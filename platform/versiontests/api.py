@@ -9,8 +9,10 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
 from accounts import throttles
+from accounts.deletion import OwnerNameField
 from arena_site import query
 from botregistry.models import BotVersion
+from botregistry.ownership import can_play
 from ladders.models import Ladder
 from matches.seeds import is_staff
 
@@ -46,7 +48,7 @@ class VersionTestSerializer(serializers.ModelSerializer):
     promote = serializers.BooleanField(default=False,
                                        help_text="When the test ends accepted, make version B the bot's active "
                                                  "version (its ratings widen as on any version change).")
-    owner = serializers.CharField(source="owner.username", read_only=True)
+    owner = OwnerNameField()
     bot_name = serializers.CharField(source="bot.name", read_only=True)
     number_a = serializers.IntegerField(source="version_a.number", read_only=True)
     number_b = serializers.IntegerField(source="version_b.number", read_only=True)
@@ -76,8 +78,8 @@ class VersionTestSerializer(serializers.ModelSerializer):
     def create(self, validated):
         user = self.context["request"].user
         a, b = validated["version_a"], validated["version_b"]
-        if a.bot.owner_id != user.pk or b.bot.owner_id != user.pk:
-            raise PermissionDenied("only the bot's owner can test its versions")
+        if not (can_play(user, a.bot) and can_play(user, b.bot)):
+            raise PermissionDenied("only the bot's owner (a team bot: the team's members) can test its versions")
         try:
             return services.create(owner=user, version_a=a, version_b=b, ladder=validated["ladder"],
                                    elo0=validated["elo0"], elo1=validated["elo1"], max_pairs=validated["max_pairs"],
@@ -98,7 +100,8 @@ class OwnerStartsAnyoneReads(permissions.BasePermission):
         return request.method in permissions.SAFE_METHODS or bool(request.user and request.user.is_authenticated)
 
     def has_object_permission(self, request, view, obj):
-        return request.method in permissions.SAFE_METHODS or obj.owner_id == request.user.pk
+        # anyone who may play its bot now (its owner; a team bot: the team's members)
+        return request.method in permissions.SAFE_METHODS or can_play(request.user, obj.bot)
 
 
 class VersionTestViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,

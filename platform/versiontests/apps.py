@@ -6,4 +6,4 @@ class VersionTestsConfig(AppConfig):
     verbose_name = "Version tests (SPRT)"
 
     def ready(self) -> None:
-        from . import tasks  # noqa: F401  (connects the after-match hook)
+        from . import receivers, tasks  # noqa: F401  (connects the after-match hook; stops a deleted account's tests)

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from botregistry.models import BotVersion
+from botregistry.ownership import can_play, stakes
 from botregistry.services import set_active_version
 from ladders.models import Rating
 from ladders.rating import share_beaten
@@ -22,6 +23,7 @@ from matches.seeds import new_seed
 from matches.services import cancel, create_match
 from matchmaking.rules import pick_opponents
 from matchmaking.services import ready_candidates
+from teams.models import Team
 
 from . import stats
 from .models import Pair, VersionTest
@@ -49,8 +51,8 @@ def create(*, owner, version_a: BotVersion, version_b: BotVersion, ladder, elo0:
         raise TestRefused("both versions must belong to the same bot")
     if version_a.pk == version_b.pk:
         raise TestRefused("choose two different versions")
-    if bot.owner_id != owner.pk:
-        raise TestRefused("only the bot's owner can test its versions")
+    if not can_play(owner, bot):
+        raise TestRefused("only the bot's owner (a team bot: the team's members) can test its versions")
     for v in (version_a, version_b):
         if v.status != BotVersion.Status.READY:
             raise TestRefused(f"version {v.number} is {v.status}, not ready")
@@ -59,11 +61,19 @@ def create(*, owner, version_a: BotVersion, version_b: BotVersion, ladder, elo0:
     if not elo0 < elo1:
         raise TestRefused("elo0 must be smaller than elo1")
     with transaction.atomic():
-        # lock the owner's row so two concurrent requests can't both pass the quota
-        type(owner).objects.select_for_update().get(pk=owner.pk)
-        running = VersionTest.objects.filter(owner=owner, status=VersionTest.Status.RUNNING).count()
+        # the quota is per entrant (a team bot: its team's tests, whoever started them; a personal bot: the
+        # owner's tests of personal bots); lock its row so two concurrent requests can't both pass it
+        if bot.team_id is not None:
+            Team.objects.select_for_update().get(pk=bot.team_id)
+            running_q = VersionTest.objects.filter(bot__team_id=bot.team_id)
+            whose = f"team {bot.team.name} has"
+        else:
+            type(owner).objects.select_for_update().get(pk=owner.pk)
+            running_q = VersionTest.objects.filter(owner=owner, bot__team__isnull=True)
+            whose = "you have"
+        running = running_q.filter(status=VersionTest.Status.RUNNING).count()
         if running >= quota():
-            raise TestRefused(f"you have {running} running version tests; the limit is {quota()}")
+            raise TestRefused(f"{whose} {running} running version tests; the limit is {quota()}")
         test = VersionTest.objects.create(owner=owner, bot=bot, version_a=version_a, version_b=version_b,
                                           ladder=ladder, elo0=elo0, elo1=elo1, max_pairs=max_pairs,
                                           promote=promote,
@@ -150,8 +160,11 @@ def _opponents(test: VersionTest, rng: random.Random) -> list[int] | None:
     # head-to-head reading of the pair scores assumes (stats.pair_elo)
     mine = Rating.objects.filter(ladder=ladder, bot=test.bot).values_list("rating", flat=True).first()
     mine = settings.ARENA_RATING["initial_elo"] if mine is None else mine
-    pool = [c for c in ready_candidates(ladder) if c.owner_id != test.owner_id]
-    picked = pick_opponents(mine, {test.owner_id}, pool, ladder.players - 1, rng, window)
+    # no bot with a stake in common with the tested one (matchmaking rule 3: its team and the team's members, or
+    # its owner), nor a bot of who started the test
+    exclude = set(stakes(test.bot)) | {("user", test.owner_id)}
+    pool = [c for c in ready_candidates(ladder) if not c.stakes & exclude]
+    picked = pick_opponents(mine, exclude, pool, ladder.players - 1, rng, window)
     return None if picked is None else [c.version_id for c in picked]
 
 

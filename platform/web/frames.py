@@ -1,5 +1,5 @@
 """The replay viewer's data: a match's replay as frames (`arena.replay.frames`) from one seat's view or
-omniscient, cached on disk beside the replay as gzip JSON so a viewer opens fast and a page costs no
+omniscient, cached on this web server's own disk (`arena_site.objects.local_dir`) as gzip JSON so a viewer opens fast and a page costs no
 re-simulation after the first time.
 
 Hidden information: a seat's view is what that seat was shown (its observations, and the other seats' decisions
@@ -13,10 +13,9 @@ import json
 import os
 from pathlib import Path
 
-from django.conf import settings
-
 from arena import narration
 from arena import replay as replays
+from arena_site import objects
 from matches.models import Match
 
 # 3: a seat's view shows other seats' decisions as the game allows (State.redact_decision), not all-or-nothing
@@ -43,16 +42,16 @@ def frames_gz(match: Match, seat: int | None) -> bytes:
     """The gzip-compressed JSON payload for the viewer: header, seat names, result and frames."""
     if seat is None and match.status != Match.Status.FINISHED:
         raise PermissionError("the omniscient view is shown once the game is finished")
-    source = match.replay_file
-    if source is None or not source.exists():
+    if not objects.exists(match.replay_path):
         raise NoReplay("this match has no replay" + ("" if match.done else " yet: it is not finished"))
     cache = _cache_path(match, seat)
     try:
-        if cache.stat().st_mtime >= source.stat().st_mtime:
+        if cache.stat().st_mtime >= objects.storage().get_modified_time(match.replay_path).timestamp():
             return cache.read_bytes()
     except FileNotFoundError:
         pass
-    replay = replays.load(source)
+    with objects.opened(match.replay_path) as source:
+        replay = replays.load(source)  # type: ignore[arg-type]  # gzip reads a file object as well as a path
     frames = replays.frames(replay, seat)
     names = [s.get("name") or f"seat {s.get('seat', i) + 1}" for i, s in enumerate(replay["header"]["seats"])]
     payload = {
@@ -74,5 +73,5 @@ def frames_gz(match: Match, seat: int | None) -> bytes:
 
 def _cache_path(match: Match, seat: int | None) -> Path:
     view = "all" if seat is None else f"seat{seat}"
-    return (Path(settings.STORAGE_DIR) / "frames" / f"v{CACHE_VERSION}" / f"{match.pk // 1000:04d}"
+    return (objects.local_dir() / "frames" / f"v{CACHE_VERSION}" / f"{match.pk // 1000:04d}"
             / f"{match.pk}.{view}.json.gz")

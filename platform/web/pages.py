@@ -158,7 +158,7 @@ def user_page(request, username: str):
     if not query.USERNAME.fullmatch(username):
         raise Http404("no such user")
     user = get_object_or_404(get_user_model(), username=username, is_active=True)
-    bots = list(Bot.objects.filter(owner=user).select_related("active_version")
+    bots = list(Bot.objects.filter(owner=user).select_related("active_version", "team")
                 .annotate(matches=Count("participations")).order_by("game", "name"))
     ratings = Rating.objects.filter(bot__owner=user).select_related("ladder", "bot").order_by("-rating")
     by_bot: dict[int, list] = {}

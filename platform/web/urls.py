@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import pages, views
+from . import account, login, pages, signup, teams, views
 
 app_name = "web"
 
@@ -17,12 +17,16 @@ urlpatterns = [
     path("matches/<int:match_id>/", views.match, name="match"),
     path("matches/<int:match_id>/frames.json", views.match_frames, name="match-frames"),
     path("matches/<int:match_id>/replay.json.gz", views.match_replay, name="match-replay"),
+    path("teams/", teams.team_list, name="teams"),
+    path("teams/join/<str:key>/", teams.join, name="team-join"),
+    path("teams/<slug:slug>/", teams.team, name="team"),
     path("tournaments/", views.tournaments, name="tournaments"),
     path("tournaments/<int:tournament_id>/", views.tournament, name="tournament"),
-    # without a `next`, a log-in lands on the owner's page (Django's default, /accounts/profile/, does not exist)
-    path("login/", auth_views.LoginView.as_view(template_name="web/login.html", next_page="web:me",
-                                                redirect_authenticated_user=True), name="login"),
+    # without a `next`, a log-in lands on the owner's page (Django's default, /accounts/profile/, does not exist);
+    # limited per client address like the API's log-in (web/login.py)
+    path("login/", login.login, name="login"),
     path("logout/", auth_views.LogoutView.as_view(next_page="web:home"), name="logout"),
-    path("signup/", views.signup, name="signup"),
+    path("signup/", signup.signup, name="signup"),  # django-allauth's sign-up (web/signup.py)
     path("me/", views.me, name="me"),
+    path("me/delete/", account.delete_account, name="delete-account"),
 ]

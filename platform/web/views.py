@@ -9,9 +9,7 @@ from collections import Counter
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
 from django.core.paginator import Paginator
 from django.db.models import Case, F, FloatField, Prefetch, Value, When, Window
 from django.db.models.functions import Cast, Rank
@@ -19,11 +17,14 @@ from django.http import FileResponse, Http404, HttpResponse, HttpResponseBadRequ
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET
 
-from accounts import throttles, tokens
+from accounts import tokens
+from accounts.emails import verification_pending
 from accounts.models import ApiToken
-from accounts.names import impersonation, protected_names
 from arena import games as game_registry
+from arena_site import objects
+from botregistry.levels import level_of
 from botregistry.models import Bot, BotVersion
+from botregistry.ownership import can_manage, can_play, playable_by, retired_why
 from ladders.models import Ladder, Rating
 from ladders.rating import pairing_score
 from matches.models import Match, Participant
@@ -73,7 +74,8 @@ def home(request):
     ladders = list(Ladder.objects.filter(active=True))
     tops = {}
     for ladder in ladders:
-        tops[ladder.pk] = list(Rating.objects.filter(ladder=ladder).select_related("bot__owner")
+        tops[ladder.pk] = list(Rating.objects.filter(ladder=ladder, bot__retired_at__isnull=True)
+                               .select_related("bot__owner")
                                .order_by("-rating", "id")[:5])
     for ladder in ladders:
         ladder.top = tops[ladder.pk]
@@ -91,8 +93,8 @@ def ladder(request, slug: str):
     sort = request.GET.get("sort", "rank")
     if sort not in LEADERBOARD_SORTS:
         sort = "rank"
-    qs = (Rating.objects.filter(ladder=ladder)
-          .select_related("bot__owner")
+    qs = (Rating.objects.filter(ladder=ladder, bot__retired_at__isnull=True)  # retired bots left the ladder
+          .select_related("bot__owner", "bot__team")
           .annotate(rank=Window(Rank(), order_by=[F("rating").desc()]),
                     winrate=Case(When(games=0, then=Value(None)),
                                  default=Cast(F("wins"), FloatField()) / Cast(F("games"), FloatField())))
@@ -101,11 +103,25 @@ def ladder(request, slug: str):
     rows = list(page.object_list)
     for r in rows:  # the fitted rating's own 95% interval (ladders.rating_fit); None before the first fit
         r.win_pct = 100.0 * r.wins / r.games if r.games else None
+        r.level = level_of(r.bot.name, r.bot.builtin)
     return _live_page(request, "web/ladder.html", "web/_ladder_board.html", {
-        "ladder": ladder, "page": page, "rows": rows, "sort": sort,
+        "ladder": ladder, "page": page, "rows": rows, "sort": sort, "levels": _levels(ladder),
         "provisional_games": settings.ARENA_RATING["provisional_games"],
         "columns": [("rank", "Rank"), ("bot", "Bot"), ("owner", "Owner"), ("elo", "Rating"),
                     ("games", "Games"), ("winrate", "Win rate")]}, live=ladder.active)
+
+
+def _levels(ladder: Ladder) -> list[Rating]:
+    """The built-in bots of this ladder that come in levels (`botregistry.levels`), lowest level first, each
+    with its `level` and its rank on the ladder: the opponents a new author climbs."""
+    on_ladder = Rating.objects.filter(ladder=ladder, bot__retired_at__isnull=True)
+    out = []
+    for r in on_ladder.filter(bot__builtin=True).select_related("bot"):
+        r.level = level_of(r.bot.name, r.bot.builtin)
+        if r.level is not None:  # the leaderboard's rank (ties share one): a handful of levels, a count each
+            r.rank = on_ladder.filter(rating__gt=r.rating).count() + 1
+            out.append(r)
+    return sorted(out, key=lambda r: r.level)
 
 
 def _page_size(request) -> int:
@@ -116,10 +132,12 @@ def _page_size(request) -> int:
 
 
 def bot(request, bot_id: int):
-    b = get_object_or_404(Bot.objects.select_related("owner", "active_version"), pk=bot_id)
-    versions = list(b.versions.order_by("-number"))
-    is_owner = request.user.is_authenticated and (request.user.pk == b.owner_id or request.user.is_staff)
-    if request.user.is_authenticated and request.user.pk == b.owner_id:
+    b = get_object_or_404(Bot.objects.select_related("owner", "team", "active_version"), pk=bot_id)
+    versions = list(b.versions.select_related("uploaded_by").order_by("-number"))
+    b.retired_why = retired_why(b)
+    plays = can_play(request.user, b)  # its owner; a team bot: the team's members (botregistry.ownership)
+    is_owner = plays or is_staff(request.user)
+    if plays:
         from botregistry.services import failed_transiently
 
         for v in versions:  # the owner's "validate again" (POST /api/versions/{id}/revalidate/)
@@ -158,8 +176,9 @@ def bot(request, bot_id: int):
                                             "recent": recent, "is_owner": is_owner,
                                             "head_to_head": head_to_head(b, mine),
                                             "fault_kinds": kinds.most_common(), "fault_matches": len(mine),
-                                            "can_switch": request.user.is_authenticated
-                                            and request.user.pk == b.owner_id})
+                                            "can_switch": plays, "can_move": can_manage(request.user, b)
+                                            and not b.builtin, "my_teams": list(request.user.teams.all())
+                                            if request.user.is_authenticated and b.team_id is None else []})
 
 
 #: the bot page's head-to-head table and average ranks read at most this many of the bot's latest matches
@@ -195,10 +214,10 @@ def head_to_head(b: Bot, mine: list[dict]) -> list[dict]:
 
 def match(request, match_id: int):
     m = get_object_or_404(Match.objects.select_related("ladder"), pk=match_id)
-    seats = list(m.participants.select_related("bot__owner", "version").order_by("seat"))
+    seats = list(m.participants.select_related("bot__owner", "bot__team", "version").order_by("seat"))
     visible = deal_visible(m, request.user)
     for p in seats:
-        own = request.user.is_authenticated and p.bot.owner_id == request.user.pk
+        own = can_play(request.user, p.bot)
         p.shown_faults = visible_faults(p.faults, deal_visible=visible, own_seat=own)
     tgame = getattr(m, "tournament_game", None)  # the reverse one-to-one raises an AttributeError when absent
     players = len(seats)
@@ -243,13 +262,13 @@ def match_frames(request, match_id: int):
 @require_GET
 def match_replay(request, match_id: int):
     m = get_object_or_404(Match, pk=match_id)
-    path = m.replay_file
-    if path is None or not path.exists():
+    if not objects.exists(m.replay_path):
         raise Http404("this match has no replay")
     if not deal_visible(m, request.user):
         return HttpResponse(SEED_STILL_PLAYED, status=403, content_type="text/plain")
-    return FileResponse(open(path, "rb"), as_attachment=True, filename=f"match-{m.pk}.replay.json.gz",
-                        content_type="application/gzip")
+    # streamed from storage (arena_site.objects), as the API does: the seed check holds at every download
+    return FileResponse(objects.storage().open(m.replay_path, "rb"), as_attachment=True,
+                        filename=f"match-{m.pk}.replay.json.gz", content_type="application/gzip")
 
 
 def tournaments(request):
@@ -316,24 +335,6 @@ def cross_table(t, table: list[dict], entries: dict, rounds: list) -> dict | Non
 
 # ------------------------------------------------------------------------------------------------ owner pages
 
-def signup(request):
-    if request.method == "POST":
-        if (wait := throttles.throttled(request, throttles.SIGNUP)) is not None:  # as the API's sign-up
-            return HttpResponse(f"Too many sign-ups from your address: try again in {int(wait) + 1} s.",
-                                status=429, content_type="text/plain")
-        form = UserCreationForm(request.POST)
-        if form.is_valid() and (reason := impersonation(form.cleaned_data["username"], protected_names())):
-            form.add_error("username", reason)  # no account that reads as staff's or the house's
-        if form.is_valid():
-            user = form.save()
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, f"Welcome, {user.username}. Create a bot and upload its first version.")
-            return redirect("web:me")
-    else:
-        form = UserCreationForm()
-    return render(request, "web/signup.html", {"form": form})
-
-
 def _save_notifications(request):
     """The owner page's notification form (a plain form: it works without JavaScript)."""
     from notifications import services as notifications
@@ -363,9 +364,13 @@ def me(request):
         return redirect("web:me")
     token = ApiToken.objects.filter(user=request.user).first()
     new_key = request.session.pop("new_api_token", None)
-    bots = list(Bot.objects.filter(owner=request.user).select_related("active_version")
-                .prefetch_related(Prefetch("versions", queryset=BotVersion.objects.order_by("-number"))))
-    opponents = (Bot.objects.exclude(owner=request.user).filter(active_version__status=BotVersion.Status.READY)
+    bots = list(playable_by(request.user).select_related("active_version", "team")  # own and teams' bots
+                .prefetch_related(Prefetch("versions", queryset=BotVersion.objects.select_related("uploaded_by")
+                                           .order_by("-number"))))
+    for b in bots:
+        b.retired_why = retired_why(b)
+    opponents = (Bot.objects.exclude(owner=request.user).filter(active_version__status=BotVersion.Status.READY,
+                                                                retired_at__isnull=True)
                  .select_related("owner").order_by("game", "name")[:500])
     ladders = Ladder.objects.filter(active=True)
     from notifications import services as notifications
@@ -376,7 +381,8 @@ def me(request):
     response = render(request, "web/me.html", {"token": token, "new_key": new_key, "bots": bots,
                                                "opponents": opponents, "ladders": ladders,
                                                "games": game_registry.names(),
-                                               "notify": prefs, "notify_events": notify_events})
+                                               "notify": prefs, "notify_events": notify_events,
+                                               "verification_pending": verification_pending(request.user)})
     if new_key:
         response["Cache-Control"] = "no-store"  # the key is on this page once: keep it out of caches
     return response

@@ -126,3 +126,49 @@ def test_a_position_the_model_cannot_rebuild_costs_no_fault(monkeypatch, capsys)
                                       time_left=arena_pb2.TimeLeft(decision_ms=1000))
     assert bot.decide(request) == 0
     assert "no observation" in capsys.readouterr().err
+
+
+def test_thebes_rollouts_value_actions_as_the_greedy_policy_does(monkeypatch):
+    """The rollouts model the other seats by the greedy heuristic: `ThebesRollout.values`, read from the state
+    for speed, gives every legal action the value the engine's greedy policy gives it from the observation."""
+    import random
+
+    from arena import games
+    from arena.games.thebes.policies import GreedyPolicy
+
+    monkeypatch.syspath_prepend(str(ROOT / "bots/python/sdk"))
+    rollout, greedy = _bot_module().ThebesRollout(), GreedyPolicy()
+    for players, seed in ((2, 1), (3, 2), (4, 3)):
+        state, rng = games.load("thebes", players=players).new_state(seed), random.Random(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            obs = state.observation(state.current_player())
+            me = obs["seats"][obs["current_player"]]
+            expected = [greedy.value(obs, me, a.to_dict()) for a in legal]
+            assert rollout.values(state, legal) == pytest.approx(expected, abs=1e-9)
+            state.apply(legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("game", ["thebes", "minos"])
+def test_search_with_a_fixed_budget_answers_a_legal_action_reproducibly(game, monkeypatch):
+    """With a fixed number of rollouts (the benchmark's --iterations) the answer is one of the request's legal
+    actions and the same for the same seed: the measurements can be repeated on any machine, however loaded."""
+    from arena import games
+    from arena.match.protocol import Encoder
+
+    monkeypatch.syspath_prepend(str(ROOT / "bots/python/sdk"))
+    module = _bot_module()
+    rules = games.load(game, players=2)
+    state = rules.new_state(5)
+    while len(state.legal_actions()) < 3:
+        state.apply(state.legal_actions()[0])
+    seat, legal = state.current_player(), state.legal_actions()
+    request = Encoder(rules).decide(0, seat, state.observation(seat), legal, 1000, 10_000)
+    answers = []
+    for _ in range(2):
+        bot = module.SearchBot(10.0, iterations=24)
+        bot.start(arena_pb2.StartMatchRequest(game=game, params_json='{"players": 2}', seat=seat, bot_seed=3))
+        answers.append(bot.decide(request))
+        assert 0 < bot.iterations <= 30
+    assert answers[0] == answers[1]
+    assert answers[0] in [str(a) for a in legal]

@@ -79,7 +79,9 @@ class WorkerProcess:
         log = open(self.log_dir / f"worker-{self.starts}.log", "wb")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "arena_site", "worker", "--pool=solo", "--loglevel=INFO",
-             "-Q", self.env["ARENA_CELERY_QUEUE"], "-n", name, "--without-gossip", "--without-mingle"],
+             # the matches' queue and the notifications' (settings.ARENA_NOTIFY_QUEUE): one worker for both here
+             "-Q", f"{self.env['ARENA_CELERY_QUEUE']},{self.env['ARENA_CELERY_QUEUE']}-notify", "-n", name,
+             "--without-gossip", "--without-mingle"],
             cwd=PLATFORM, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         hostname = name.replace("%h", __import__("socket").gethostname())
         deadline = time.monotonic() + 30
@@ -141,7 +143,8 @@ def celery_worker(django_db_setup, django_db_blocker, tmp_path_factory):
     yield worker
     worker.stop()
     app.control.purge()
-    _forget_unacked(settings.CELERY_BROKER_URL, settings.CELERY_TASK_DEFAULT_QUEUE)
+    for queue in (settings.CELERY_TASK_DEFAULT_QUEUE, settings.ARENA_NOTIFY_QUEUE):
+        _forget_unacked(settings.CELERY_BROKER_URL, queue)
 
 
 def _forget_unacked(broker_url: str, queue: str) -> None:
@@ -177,3 +180,14 @@ def _fresh_sandbox_mode():
     unavailable_reason.cache_clear()
     yield
     unavailable_reason.cache_clear()
+
+
+@pytest.fixture(scope="session")
+def s3_endpoint(tmp_path_factory):
+    """A real HTTP S3 endpoint (moto's server mode in a subprocess on 127.0.0.1; tests/platform/object_storage.py);
+    each test makes its own bucket with `.bucket()`."""
+    from object_storage import S3Endpoint
+
+    endpoint = S3Endpoint(tmp_path_factory.mktemp("s3"))
+    yield endpoint
+    endpoint.stop()

@@ -25,8 +25,8 @@ def rates(settings):
 
 
 def signup(client, name: str, **extra):
-    return client.post("/api/auth/signup/", {"username": name, "password": "long-enough-pw-1"}, format="json",
-                       **extra)
+    return client.post("/api/auth/signup/", {"username": name, "password": "long-enough-pw-1",
+                                             "email": f"{name}@example.org"}, format="json", **extra)
 
 
 # ----------------------------------------------------------------------------------------------------- tokens
@@ -100,10 +100,12 @@ def test_forwarded_for_is_honoured_from_the_trusted_proxy(anon, rates, settings,
 
 def test_the_web_signup_form_is_limited_per_address(client, rates, db):
     rates(**{"signup.address": "1/hour"})
-    form = {"username": "webby", "password1": "a-Long-pass-123", "password2": "a-Long-pass-123"}
+    form = {"username": "webby", "email": "webby@example.org", "password1": "a-Long-pass-123",
+            "password2": "a-Long-pass-123"}
     assert client.post("/signup/", form).status_code == 302
     client.logout()
-    again = client.post("/signup/", {**form, "username": "webby2"}, HTTP_X_FORWARDED_FOR="198.51.100.5")
+    again = client.post("/signup/", {**form, "username": "webby2", "email": "webby2@example.org"},
+                        HTTP_X_FORWARDED_FOR="198.51.100.5")
     assert again.status_code == 429
 
 

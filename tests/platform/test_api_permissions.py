@@ -21,7 +21,8 @@ def bob(make_user):
 
 
 def test_signup_login_and_token(anon, client_for, db):
-    response = anon.post("/api/auth/signup/", {"username": "carol", "password": "long-enough-pw-1"}, format="json")
+    response = anon.post("/api/auth/signup/", {"username": "carol", "password": "long-enough-pw-1",
+                                               "email": "carol@example.org"}, format="json")
     assert response.status_code == 201
     token = response.json()["token"]
     login = anon.post("/api/auth/login/", {"username": "carol", "password": "long-enough-pw-1"}, format="json")
@@ -29,10 +30,11 @@ def test_signup_login_and_token(anon, client_for, db):
     for key in (token, login.json()["token"]):
         anon.credentials(HTTP_AUTHORIZATION=f"Token {key}")
         assert anon.get("/api/auth/me/").json()["username"] == "carol"
-    again = client_for().post("/api/auth/signup/", {"username": "CAROL", "password": "long-enough-pw-1"},
-                              format="json")
+    again = client_for().post("/api/auth/signup/", {"username": "CAROL", "password": "long-enough-pw-1",
+                                                    "email": "carol2@example.org"}, format="json")
     assert again.status_code == 400 and "taken" in str(again.json())
-    weak = client_for().post("/api/auth/signup/", {"username": "dave", "password": "12345678"}, format="json")
+    weak = client_for().post("/api/auth/signup/", {"username": "dave", "password": "12345678",
+                                                   "email": "dave@example.org"}, format="json")
     assert weak.status_code == 400 and "password" in weak.json()
     bad_login = client_for().post("/api/auth/login/", {"username": "carol", "password": "nope"}, format="json")
     assert bad_login.status_code == 400
@@ -123,7 +125,7 @@ def test_challenges_validation_and_quota(client_for, alice, bob, ladder, setting
         return client.post("/api/challenges/", {"ladder": "thebes-2p", "bot": mine.pk, "opponents": [theirs.pk],
                                                 **body}, format="json")
 
-    assert challenge(bot=theirs.pk, opponents=[mine.pk]).status_code == 400  # not my bot
+    assert challenge(bot=theirs.pk, opponents=[mine.pk]).status_code == 403  # not my bot (as every bot action)
     assert challenge(opponents=[]).status_code == 400                        # seat count
     assert challenge(opponents=[mine.pk]).status_code == 400                 # same bot twice
     assert challenge(opponents=["x"]).status_code == 400

@@ -15,10 +15,10 @@ def compose() -> dict:
 
 def test_services_and_their_dependencies():
     services = compose()["services"]
-    assert set(services) == {"db", "redis", "migrate", "web", "worker", "beat"}
+    assert set(services) == {"db", "redis", "minio", "migrate", "web", "worker", "notifier", "beat"}
     assert services["db"]["image"].startswith("postgres:")
     assert services["redis"]["image"].startswith("redis:")
-    for name in ("migrate", "web", "worker", "beat"):
+    for name in ARENA_SERVICES:
         service = services[name]
         assert service["build"] == "."
         env = service["environment"]
@@ -27,12 +27,13 @@ def test_services_and_their_dependencies():
         assert env["ARENA_DEBUG"] == "0"
         assert service["depends_on"]["db"]["condition"] == "service_healthy"
         assert service["depends_on"]["redis"]["condition"] == "service_healthy"
-        assert "storage:/data" in service["volumes"]  # web stores uploads that workers read
+        assert service["volumes"] == ["/data"]  # each container's own: they share only db, redis and minio
+        assert service["depends_on"]["minio"]["condition"] == "service_healthy"
     assert services["web"]["ports"] == ["127.0.0.1:8000:8000"]  # plain HTTP: for the TLS proxy on the host only
     assert services["worker"]["privileged"] is True  # bubblewrap and cgroups for the bot sandbox
     assert [name for name, service in services.items() if service.get("privileged")] == ["worker"]
     assert [name for name, service in services.items() if service.get("user") == "root"] == ["worker"]
-    assert {"pgdata", "redisdata", "storage"} <= set(compose()["volumes"])
+    assert set(compose()["volumes"]) == {"pgdata", "redisdata", "miniodata"}  # no volume shared by Arena's services
 
 
 def test_commands_name_real_entry_points():
@@ -58,7 +59,7 @@ def test_dockerfile_copies_what_exists_and_installs_the_deploy_extra():
     for source in re.findall(r"^COPY (.+?) \S+$", dockerfile, re.M):
         for path in source.split():
             assert (ROOT / path).exists(), path
-    assert ".[deploy]" in dockerfile and "arena runtimes install" in dockerfile
+    assert ".[deploy]" in dockerfile and "scripts/build-image" in dockerfile  # the runtimes and the bots
     assert "bubblewrap" in dockerfile
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert re.search(r"^deploy = \[", pyproject, re.M) and "gunicorn" in pyproject
@@ -66,7 +67,7 @@ def test_dockerfile_copies_what_exists_and_installs_the_deploy_extra():
 
 # --- issue 12: a deployment that works on first start --------------------------------------------------------
 
-ARENA_SERVICES = ("migrate", "web", "worker", "beat")
+ARENA_SERVICES = ("migrate", "web", "worker", "notifier", "beat")
 SOURCES = [ROOT / "platform" / "arena_site" / "settings.py", *sorted((ROOT / "arena").rglob("*.py"))]
 
 
@@ -101,7 +102,7 @@ def test_migrations_run_once_before_web_worker_and_beat():
     commands = re.findall(r"manage\.py (\w+)", migrate["command"])
     assert commands[0] == "migrate" and {"ensure_ladders", "register_builtin_bots"} <= set(commands)
     assert all(command in get_commands() for command in commands)
-    for name in ("web", "worker", "beat"):
+    for name in ("web", "worker", "notifier", "beat"):
         assert services[name]["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
         command = services[name]["command"]
         assert "migrate" not in (command if isinstance(command, str) else " ".join(command))
@@ -111,7 +112,7 @@ def test_healthchecks_and_init():
     services = compose()["services"]
     for name in ARENA_SERVICES:
         assert services[name]["init"] is True  # reaps the bots' orphans
-    for name in ("db", "redis", "web", "worker", "beat"):
+    for name in ("db", "redis", "minio", "web", "worker", "notifier", "beat"):
         check = services[name]["healthcheck"]
         assert check["test"][0] in ("CMD", "CMD-SHELL") and check["interval"] and check["retries"]
     web, beat = services["web"]["healthcheck"]["test"], services["beat"]["healthcheck"]["test"]
@@ -129,16 +130,79 @@ def test_healthchecks_and_init():
     assert resolve("/healthz").func is healthz
 
 
-def test_the_image_builds_every_builtin_bot_that_needs_building():
+def test_the_image_builds_every_builtin_bot_that_needs_building(tmp_path):
+    """The Dockerfile's build steps are scripts/build-image, which CI runs outside Docker (.ci/run): run here
+    with a stand-in `arena` that records its calls, it installs the runtimes and builds exactly the built-in
+    bots that have a build (C++, Go, Java), without the sandbox that `docker build` lacks."""
+    import subprocess
+
     dockerfile = (ROOT / "Dockerfile").read_text()
-    built = set(re.findall(r"arena bot build --no-sandbox (\S+)", dockerfile))
+    assert "scripts/build-image" in re.search(r"^RUN python3 -m venv .*?(?=^\S)", dockerfile, re.M | re.S).group(0)
+    assert re.search(r"^COPY scripts/build-image ", dockerfile, re.M)
+    assert "arena bot build" not in dockerfile  # one list of steps: the script's
+    assert "ARENA=.venv/bin/arena scripts/build-image" in (ROOT / ".ci" / "run").read_text()
+    calls = tmp_path / "calls"
+    fake = tmp_path / "arena"
+    fake.write_text(f'#!/bin/sh\necho "$*" >> {calls}\n')
+    fake.chmod(0o755)
+    subprocess.run([str(ROOT / "scripts" / "build-image")], env={**__import__("os").environ, "ARENA": str(fake)},
+                   check=True, capture_output=True)
+    lines = calls.read_text().splitlines()
     needs_build = {path.parent.relative_to(ROOT).as_posix() for path in (ROOT / "bots").glob("*/*/Makefile")
                    if (path.parent / "bot.toml").exists()}
     assert needs_build >= {"bots/cpp/random", "bots/go/random", "bots/java/random"}
-    assert built == needs_build
+    assert lines[0] == "runtimes install"
+    assert sorted(lines[1:]) == sorted(f"bot build --no-sandbox {bot}" for bot in needs_build)
 
 
 def test_dockerignore_keeps_local_state_out_of_the_image():
     ignored = {line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
                if line.strip() and not line.startswith("#")}
     assert {".git", ".venv", ".runtime", "var", "test-artifacts", ".cache", ".env", "bots/*/*/build"} <= ignored
+
+
+def test_notifications_have_a_queue_and_an_unprivileged_worker_of_their_own():
+    """A slow webhook never delays matches: notification tasks go to `<queue>-notify`, which only the notifier
+    consumes (the worker that runs bots listens to the matches' queue alone), and `manage.py up` starts one too."""
+    from django.conf import settings
+
+    from arena_site.celery import app
+    from notifications.tasks import deliver_webhook, send_email
+
+    services = compose()["services"]
+    worker, notifier = services["worker"]["command"], services["notifier"]["command"]
+    default = worker[worker.index("-Q") + 1]
+    assert notifier[notifier.index("-Q") + 1] == f"{default}-notify" and default not in notifier
+    assert notifier[:6] == ["celery", "--workdir", "platform", "-A", "arena_site", "worker"]
+    assert not services["notifier"].get("privileged") and services["notifier"].get("user") is None
+    name = notifier[notifier.index("-n") + 1].split("@")[0]
+    assert f"inspect ping -d {name}@$$HOSTNAME" in services["notifier"]["healthcheck"]["test"][1]
+    for task in (deliver_webhook, send_email):
+        assert app.amqp.router.route({}, task.name)["queue"].name == settings.ARENA_NOTIFY_QUEUE
+    assert settings.ARENA_NOTIFY_QUEUE == f"{settings.CELERY_TASK_DEFAULT_QUEUE}-notify"
+    up = (ROOT / "platform" / "arena_site" / "management" / "commands" / "up.py").read_text()
+    assert '"-Q", settings.ARENA_NOTIFY_QUEUE' in up
+
+
+def test_object_storage_is_a_minio_bucket_made_before_anything_uses_it():
+    """Issue 12: uploads, packages and replays go to S3-compatible storage (MinIO here), so web and workers share
+    no disk; the migrate service makes the bucket before web and workers start."""
+    from arena_site.settings import s3_storage
+
+    services = compose()["services"]
+    minio = services["minio"]
+    assert minio["image"].startswith("minio/minio") and minio["command"][0] == "server"
+    assert minio["volumes"] == ["miniodata:/data"] and not minio.get("ports")  # not published outside compose
+    assert minio["healthcheck"]["test"] == ["CMD", "mc", "ready", "local"]
+    env = services["web"]["environment"]
+    assert env["ARENA_S3_ENDPOINT_URL"].endswith("http://minio:9000}") and env["ARENA_S3_ADDRESSING_STYLE"] == "path"
+    # MinIO's root account is the one Arena signs in with
+    assert minio["environment"]["MINIO_ROOT_USER"] == env["ARENA_S3_ACCESS_KEY_ID"]
+    assert minio["environment"]["MINIO_ROOT_PASSWORD"] == env["ARENA_S3_SECRET_ACCESS_KEY"]
+    commands = re.findall(r"manage\.py (\w+)", services["migrate"]["command"])
+    assert commands.index("ensure_bucket") < commands.index("register_builtin_bots")
+    resolved = {k: re.sub(r"\$\{\w+:-(.*)\}", r"\1", v) for k, v in env.items() if k.startswith("ARENA_S3_")}
+    storage = s3_storage(resolved)
+    assert storage["BACKEND"] == "storages.backends.s3.S3Storage"
+    assert storage["OPTIONS"]["endpoint_url"] == "http://minio:9000" and storage["OPTIONS"]["bucket_name"] == "arena"
+    assert storage["OPTIONS"]["addressing_style"] == "path" and storage["OPTIONS"]["default_acl"] is None

@@ -163,7 +163,7 @@ def test_version_test_opponents_follow_the_table_rules_around_the_tested_bots_ra
     others = [cand(10, rating=1600), cand(11, rating=1700), cand(12, rating=2500)]
     seen, together = set(), 0
     for seed in range(100):
-        ids = [c.bot_id for c in pick_opponents(1500, {7}, mine + twins + house + others, 3, random.Random(seed),
+        ids = [c.bot_id for c in pick_opponents(1500, {("user", 7)}, mine + twins + house + others, 3, random.Random(seed),
                                                 window=2)]
         seen.update(ids)
         together += {5, 6} <= set(ids)
@@ -171,4 +171,4 @@ def test_version_test_opponents_follow_the_table_rules_around_the_tested_bots_ra
         assert len({3, 4} & set(ids)) <= 1  # never two of one owner
     assert together  # two house bots (one owner) may sit at one table
     assert 12 not in seen  # always among the 2 nearest still eligible
-    assert pick_opponents(1500, {7}, mine + twins, 2, random.Random(0), window=4) is None  # runs out
+    assert pick_opponents(1500, {("user", 7)}, mine + twins, 2, random.Random(0), window=4) is None  # runs out

@@ -66,4 +66,6 @@ def test_a_prebuilt_executable_validates_and_the_local_check_agrees(kind, progra
         if verdict == "failed":
             assert "not executable" in version.validation_log and "not executable" in report.problems[0]
         else:
-            assert stat.S_IMODE((version.package_path / "bot").stat().st_mode) == 0o755
+            from botregistry.package_cache import local_package
+            with local_package(version) as folder:  # as a worker gets it: from storage, into its cache
+                assert stat.S_IMODE((folder / "bot").stat().st_mode) == 0o755

@@ -205,5 +205,5 @@ def test_lost_validations_are_resent_once_per_period(make_user, monkeypatch):
     BotVersion.objects.create(bot=bot, number=9, sha256="9", package_dir="x", validation_queued_at=timezone.now())
     sent = []
     monkeypatch.setattr(services, "_queue_validation", sent.append)
-    assert services.resend_lost_validations(600) == [stuck[0].pk, stuck[1].pk] == sent
-    assert services.resend_lost_validations(600) == []  # not again within the period
+    assert services.resend_lost_validations() == [stuck[0].pk, stuck[1].pk] == sent
+    assert services.resend_lost_validations() == []  # not again within the period

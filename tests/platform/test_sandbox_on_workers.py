@@ -31,6 +31,17 @@ def no_sandbox_here(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def forget_sandbox_verdict():
+    """`unavailable_reason` is cached for the life of a worker: a verdict made here under a patched
+    `check_available` must not outlive the test (later tests in this process need the real one)."""
+    from arena_site.sandbox_mode import unavailable_reason
+
+    unavailable_reason.cache_clear()
+    yield
+    unavailable_reason.cache_clear()
+
+
+@pytest.fixture(autouse=True)
 def storage(settings, tmp_path):
     settings.STORAGE_DIR = tmp_path
     return tmp_path

@@ -53,6 +53,7 @@ def assert_rejected(response, *words, status=400):
 def test_good_zip_becomes_a_pending_version_with_its_hashes(client, bot):
     from arena.botpkg import package_sha256
     from botregistry.models import BotVersion
+    from botregistry.package_cache import working_copy
 
     response = upload(client, bot.pk, zip_bytes(bot_files()))
     assert response.status_code == 201, response.content
@@ -60,8 +61,9 @@ def test_good_zip_becomes_a_pending_version_with_its_hashes(client, bot):
     assert body["status"] == "pending" and body["number"] == 1 and body["runtime"] == "python"
     assert body["manifest"]["games"] == ["thebes"]
     version = BotVersion.objects.get()
-    assert version.sha256 == package_sha256(version.package_path) == body["sha256"]
-    assert version.archive_file.exists() and (version.package_path / "bot.toml").exists()
+    assert version.archive_file.exists() and version.package_dir == ""  # the archive is stored, not a folder
+    with working_copy(version) as folder:  # what validation unpacks from storage
+        assert version.sha256 == package_sha256(folder) == body["sha256"] and (folder / "bot.toml").exists()
     # the same package again is refused: versions are immutable and distinct
     again = upload(client, bot.pk, tar_gz_bytes(bot_files()), "bot.tar.gz")
     assert again.status_code == 400 and "identical to version 1" in again.json()["detail"]
@@ -211,8 +213,10 @@ def test_upload_larger_than_memory_buffer_goes_through_a_temporary_file(client, 
     response = upload(client, bot.pk, tar_gz_bytes(files), "bot.tar.gz")
     assert response.status_code == 201, response.content
     from botregistry.models import BotVersion
+    from botregistry.package_cache import working_copy
     version = BotVersion.objects.get()
-    assert (version.package_path / "model.bin").stat().st_size == 3 * 1024 * 1024
+    with working_copy(version) as folder:
+        assert (folder / "model.bin").stat().st_size == 3 * 1024 * 1024
     assert version.archive_size > 3 * 1024 * 1024 and version.archive_path.endswith(".tar.gz")
 
 

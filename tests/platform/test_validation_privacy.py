@@ -82,25 +82,29 @@ def test_a_failing_builds_compiler_output_stays_in_the_owners_log(client, anon, 
         assert str(storage) not in text and str(Path(__file__).resolve().parents[2]) not in text
 
 
-def test_a_build_writing_300_mb_is_refused_and_nothing_of_it_is_stored(client, owner):
+def test_a_build_writing_300_mb_is_refused_and_nothing_of_it_is_stored(client, owner, storage):
     script = "mkdir -p out && printf '#!/bin/sh\\n' > out/bot && chmod +x out/bot && head -c 300M /dev/zero > big\n"
     bot, version = uploaded_and_validated(client, owner, binary_bot(script))
     assert version.status == "failed" and version.status_reason == "the build's output was refused"
     assert "more than 200 MB" in version.validation_log
-    assert sorted(p.name for p in version.package_path.iterdir()) == ["bot.cpp", "bot.toml", "build.sh"]
+    # nothing of the build is kept: no package stored, the validation's working copy removed
+    assert version.package_hash == "" and not (storage / "packages").exists()
+    assert not [p for p in storage.rglob("*") if p.is_file() and p.name != "archive.zip"
+                and "build-cache" not in p.parts]  # (the build cache is the compiler's, kept per bot)
 
 
-def test_a_bot_toml_changed_after_the_upload_fails_validation(client, owner):
+def test_an_archive_changed_in_storage_after_the_upload_fails_validation(client, owner):
     from botregistry.models import Bot, BotVersion
     from botregistry.tasks import validate_version
 
     bot = Bot.objects.create(owner=owner, name="mybot", game="thebes")
     version = BotVersion.objects.get(pk=upload(client, bot.pk, zip_bytes(bot_files())).json()["id"])
-    toml = version.package_path / "bot.toml"
-    toml.write_text(toml.read_text().replace('command = ["python", "bot.py"]', 'command = ["python", "x.py"]'))
+    files = bot_files()
+    files["bot.toml"] = files["bot.toml"].replace(b'command = ["python", "bot.py"]', b'command = ["python", "x.py"]')
+    version.archive_file.write_bytes(zip_bytes(files))  # what validation runs must be what was checked
     assert validate_version(version.pk) == "failed"
     version.refresh_from_db()
-    assert version.status_reason == "bot.toml changed after the upload"
+    assert version.status_reason == "the uploaded archive in storage is not the one uploaded (its hash differs)"
 
 
 def test_the_hosts_own_trouble_is_said_without_its_details(client, owner, monkeypatch):

@@ -114,3 +114,25 @@ def markdown_lite(text: str, shift: int = 1) -> SafeString:
             para.append(stripped)
     flush()
     return mark_safe("\n".join(html))
+
+
+@register.filter
+def owner_name(user) -> str:
+    """An owner's name as pages show it: "deleted account" once the account is deleted (`accounts.deletion`)."""
+    from accounts.deletion import display_name
+
+    return display_name(user)
+
+
+@register.filter
+def owner_link(user) -> SafeString:
+    """An owner's name linked to their page; a deleted account is plain text, linking nowhere."""
+    from django.urls import reverse
+
+    from accounts.deletion import DELETED_NAME, is_deleted
+
+    if user is None:
+        return mark_safe("")
+    if is_deleted(user):
+        return mark_safe(escape(DELETED_NAME))
+    return mark_safe(f'<a href="{escape(reverse("web:user", args=[user.username]))}">{escape(user.username)}</a>')

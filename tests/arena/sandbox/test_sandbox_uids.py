@@ -52,3 +52,48 @@ def test_concurrent_bots_get_distinct_uids_and_close_frees_them(make_bot_dir):
             bot.close()
     for bot in bots:
         assert_no_traces(bot)  # among others: the uid's lock can be taken again
+
+
+@pytest.fixture
+def a_range_of_its_own():
+    """This process is handed the range a worker's uid block would give it (arena_site.uid_blocks)."""
+    block = uids.block_range(5)
+    uids.use_range(block)
+    yield block
+    uids.use_range(None)
+
+
+def test_a_referee_given_a_range_starts_bots_with_uids_of_that_range_only(make_bot_dir, a_range_of_its_own):
+    bot_dir = make_bot_dir("listen.py")
+    bots = [launch(bot_dir, [PYTHON, "bot.py"], None, SandboxLimits()) for _ in range(2)]
+    try:
+        assert all(bot.uid in a_range_of_its_own for bot in bots)
+        assert not any(bot.uid in uids.DEFAULT_RANGE for bot in bots)
+    finally:
+        for bot in bots:
+            bot.close()
+
+
+def test_the_sandbox_refuses_a_uid_outside_its_range(a_range_of_its_own):
+    from arena.sandbox.process import SandboxedBot
+
+    outside = uids.block_range(6).first  # the next worker's block
+    lease = uids.UidLease.try_take(outside)
+    assert lease is not None
+    with pytest.raises(uids.SandboxUnavailable, match="outside this referee's sandbox uid range"):
+        SandboxedBot(limits=SandboxLimits(), lease=lease)
+    again = uids.UidLease.try_take(outside)
+    assert again is not None  # refused, and its lease was given back
+    again.release()
+
+
+def test_a_range_comes_from_the_environment_too(monkeypatch):
+    monkeypatch.setenv("ARENA_SANDBOX_UIDS", "3000000-3000009")
+    assert uids.current_range() == uids.UidRange(3000000, 10)
+    lease = uids.UidLease.acquire()
+    try:
+        assert 3000000 <= lease.uid <= 3000009
+    finally:
+        lease.release()
+    with pytest.raises(ValueError):
+        uids.UidRange.parse("9-3")

@@ -71,7 +71,7 @@ def test_every_page_has_no_axe_violation(browser, live_server, world, settings, 
     browser.find_element("id", "id_password").send_keys("pw-123456789")
     browser.find_element("css selector", "form.form button[type=submit]").click()
     wait(browser, lambda d: "/login/" not in d.current_url)
-    for path in ("/me/", "/users/owner0/", f"/bots/{bot.pk}/"):
+    for path in ("/me/", "/me/delete/", "/users/owner0/", f"/bots/{bot.pk}/"):
         browser.get(live_server.url + path)
         v = violations(browser, axe_source)
         if v:

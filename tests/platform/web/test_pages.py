@@ -73,7 +73,8 @@ def test_match_page_shows_seats_scores_ranks_faults_viewer_and_download(client, 
 
 
 def test_signup_logs_in_and_the_owner_page_makes_an_api_token(client, db):
-    resp = client.post("/signup/", {"username": "newbie", "password1": "a-Long-pass-123", "password2": "a-Long-pass-123"})
+    resp = client.post("/signup/", {"username": "newbie", "email": "newbie@example.org",
+                                    "password1": "a-Long-pass-123", "password2": "a-Long-pass-123"})
     assert resp.status_code == 302 and resp["Location"] == "/me/"
     page = text(client.get("/me/"))
     assert "No API token yet" in page

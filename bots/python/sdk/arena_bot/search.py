@@ -1,6 +1,17 @@
-"""A search bot for Thebes and Minos: information-set Monte Carlo tree search over determinizations.
+"""A search bot for Thebes and Minos: Monte Carlo search over determinizations with the referee's own engine.
 
-Each iteration samples a full game state consistent with what this seat knows (`arena_bot.forward.Sampler`,
+Two searches, chosen per game by measurement (`bench/search_bots.py`, `--set THEBES_METHOD=tree`):
+
+- Thebes: paired flat Monte Carlo (`search_flat`). The greedy ranks the legal actions and the `ROOT_WIDTH` best
+  race: each round samples one determinization and one rollout seed and plays every candidate still in the race
+  from that same sample with that same seed (common random numbers), so candidates are compared on the same luck;
+  a candidate significantly behind the leader (paired difference, `PRUNE_Z` standard errors) leaves the race.
+  Thebes' luck (deck order, bag draws) dwarfs the differences between good moves; the tree below, spreading its
+  few hundred iterations over opponent replies on independent samples, was level with greedy at 0.1 s (-26 Elo
+  in 40 games) where the paired race was +89 — and +200 or more with 0.3 s (bots/README.md has the figures).
+- Minos: the tree (information-set MCTS), which beats the greedy bot by a wide margin already at 0.1 s.
+
+The tree: each iteration samples a full game state consistent with what this seat knows (`arena_bot.forward.Sampler`,
 the referee's own engine), walks one shared tree of action texts from the decision (only the actions legal in
 that sample count as available: SO-ISMCTS, Cowling, Powley & Whitehouse 2012), expands one action, plays the
 sample out with the rollout policy and backs up every seat's reward; each seat chooses in the tree by its own
@@ -36,6 +47,11 @@ import traceback
 from arena_bot import Bot, run
 from arena_bot.forward import Sampler, game_for
 
+try:  # the engine's own knowledge rule (general knowledge counts up to the specialized side, capped)
+    from arena.games.thebes.state import _knowledge
+except ImportError:  # pragma: no cover - a runtime without Thebes
+    _knowledge = None
+
 EXPLORATION = 0.7
 MARGIN_S = 0.06  # the call, the protobuf conversion and the sandbox's clock: time not spent searching
 BANK_SHARE = 25
@@ -46,6 +62,14 @@ MINOS_ROLLOUT_DECISIONS = 40
 GREEDY_RANDOM_SHARE = 0.3
 THEBES_RANDOM_SHARE = 0.0
 ROLLOUT_NOISE = 0.05
+# "flat" (paired flat Monte Carlo at the decision) or "tree" (SO-ISMCTS), per game, chosen by bench/search_bots.py
+# (--set THEBES_METHOD=tree): in Thebes the tree at 0.1 s was level with greedy (-26 Elo) and flat +89
+THEBES_METHOD = "flat"
+MINOS_METHOD = "tree"
+ROOT_WIDTH = 8  # flat: the candidates at the decision, the greedy's best first
+FAMILY_WIDTH = 3  # flat, Thebes: at most this many variants (weeks, cards spent) of one dig or card among them
+PRUNE_EVERY = 8
+PRUNE_Z = 2.5
 
 
 class ThebesRollout:
@@ -69,6 +93,7 @@ class ThebesRollout:
                 self.card_worth.append(worth[kind] * T.CARD_VALUE[c])
             else:
                 self.card_worth.append(float(T.CARD_VALUE[c]) if kind == "exhibition" else worth.get(kind, 0.5))
+        self.bag_worth: dict[tuple[int, ...], float] = {}  # a bag's contents -> the mean worth of a draw
         spend = A.F_RUMORS | A.F_ASSISTANT | A.F_SHOVEL | A.F_PERMISSION | A.F_ZEPPELIN
         # a one-use card spent could have helped later: 0.5 points each, as the greedy bot counts it
         self.spent_cost = [0.5 * (f & spend).bit_count() for f in range(64)]
@@ -82,32 +107,64 @@ class ThebesRollout:
         return best
 
     def values(self, state, legal) -> list[float]:
-        """Each action's estimated points per week (retiring: 0)."""
+        """Each action's estimated points per week (retiring: 0). The same arithmetic as the engine's
+        `dig_draws` and `_trip`, with what depends only on the seat (knowledge per site and cards spent, the
+        travel per destination) computed once per call: this runs for every legal action of every rollout
+        step, most of a rollout's time."""
         A, T = self.A, self.T
         p = state.current_player()
         late = min(max(T.END_TIME - state.time[p], 1) / 104.0, 1.0)
-        bag_worth = {}
+        trip_row = T.TRIP[1 if state.cars[p] else 0][state.place[p]]
+        walk_row = T.TRIP[0][state.place[p]]
+        books = state.books
+        n_sites = len(T.SITES)
+        a = state.assistants[p]
+        assist = T.ASSISTANT_BONUS[a if a < 3 else 3]
+        general = state.general_knowledge[p]
+        sh = state.shovels[p]
+        shovel = T.SHOVEL_BONUS[sh if sh < 3 else 3]
+        wheel = T.WHEEL
+        spent_cost = self.spent_cost
+        site_place = T.SITE_PLACE
+        RETIRE, DIG, EXCHANGE, EXHIBIT = A.RETIRE, A.DIG, A.EXCHANGE, A.EXHIBIT
+        F_ZEPPELIN, F_NOCAR, F_RUMORS, F_ASSISTANT, F_SHOVEL = (A.F_ZEPPELIN, A.F_NOCAR, A.F_RUMORS,
+                                                                A.F_ASSISTANT, A.F_SHOVEL)
+        bag_worth: dict[int, float] = {}
+        worth_of = self.bag_worth
+        knowledge: dict[int, int] = {}
         out = []
         for action in legal:
             kind = action.kind
-            if kind == A.RETIRE:
+            if kind == RETIRE:
                 out.append(0.0)
                 continue
-            if kind == A.DIG:
+            flags = action.flags
+            if kind == DIG:
                 site = action.site
                 w = bag_worth.get(site)
                 if w is None:
-                    bag = state.bags[site]
-                    w = bag_worth[site] = (sum(t if t <= 7 else 1 for t in bag) / len(bag)) if bag else 0.0
-                draws = state.dig_draws(p, site, action.weeks, action.flags)
+                    bag = state.bags[site]  # a tuple: the worth of each bag seen is kept (hashing is C-fast)
+                    w = worth_of.get(bag)
+                    if w is None:
+                        if len(worth_of) > 100_000:
+                            worth_of.clear()
+                        w = worth_of[bag] = (sum(t if t <= 7 else 1 for t in bag) / len(bag)) if bag else 0.0
+                    bag_worth[site] = w
+                key = site * 8 + (flags & (F_RUMORS | F_ASSISTANT))
+                know = knowledge.get(key)
+                if know is None:
+                    spec = (books[p * n_sites + site] + assist + (2 if flags & F_RUMORS else 0)
+                            + (1 if flags & F_ASSISTANT else 0))
+                    know = knowledge[key] = _knowledge(spec, general) if spec > 0 else 0
+                draws = wheel[know][action.weeks] + shovel + (1 if flags & F_SHOVEL else 0)
                 gain = draws * w + (1.0 if state.first_dig_bonus >> site & 1 else 0.0)
-                weeks, dest = action.weeks, T.SITE_PLACE[site]
-            elif kind == A.EXCHANGE:
+                weeks, dest = action.weeks, site_place[site]
+            elif kind == EXCHANGE:
                 gain, weeks, dest = 0.2, state._exchange_weeks(p), T.WARSAW
             else:
                 c = action.card
                 card_kind = self.card_kind[c]
-                if kind == A.EXHIBIT:
+                if kind == EXHIBIT:
                     gain = self.card_worth[c]
                 elif card_kind == T.K_CONGRESS:
                     held = state.congresses[p]
@@ -118,9 +175,33 @@ class ThebesRollout:
                 else:
                     gain = self.card_worth[c] * late
                 weeks, dest = T.CARD_WEEKS[c], T.CARD_CITY[c]
-            gain -= self.spent_cost[action.flags]
-            out.append(gain / (state._trip(p, dest, action.flags) + weeks))
+            gain -= spent_cost[flags]
+            if flags & F_ZEPPELIN:
+                travel = 0
+            elif flags & F_NOCAR:
+                travel = walk_row[dest]
+            else:
+                travel = trip_row[dest]
+            out.append(gain / (travel + weeks))
         return out
+
+
+def _family(action) -> tuple[int, int, int]:
+    """Thebes actions that differ only in a dig's weeks or the cards spent on it (or in flying to a card): one
+    family. The greedy's best dozen are often one dig at six lengths; a race among them decides little."""
+    return action.kind, action.site, action.card
+
+
+def diverse(ranked: list[int], families: list, per_family: int = 0) -> list[int]:
+    """`ranked` (best first) reordered so that at most `per_family` (default `FAMILY_WIDTH`) members of a family
+    come before the rest: the candidates cover different plans, each with its best variants."""
+    limit = per_family or FAMILY_WIDTH
+    seen: dict = {}
+    first, later = [], []
+    for i in ranked:
+        n = seen[families[i]] = seen.get(families[i], 0) + 1
+        (first if n <= limit else later).append(i)
+    return first + later
 
 
 class Node:
@@ -156,9 +237,11 @@ def rewards(state, seats: int) -> list[float]:
 
 
 class SearchBot(Bot):
-    def __init__(self, think: float, rollout_decisions: int | None = None):
+    def __init__(self, think: float, rollout_decisions: int | None = None, iterations: int | None = None):
         super().__init__()
         self.think = think
+        self.iteration_cap = iterations  # a fixed number of rollouts a decision instead of the clock (benchmarks)
+        self._evaluate = None
         self.rollout_decisions = rollout_decisions
         self.iterations = 0  # of the last decision (benchmarks read it)
         self._greedy = None
@@ -195,17 +278,90 @@ class SearchBot(Bot):
         started = time.perf_counter()
         deadline = started + self.budget(request)
         sampler = Sampler(request, game_for(self.game, self.params) if self.game else None)
+        if (THEBES_METHOD if self.game == "thebes" else MINOS_METHOD) == "flat":
+            return self.search_flat(request, sampler, deadline)
         seats = sampler.game.players
         root = Node(seats)
         rng = self.rng
         self._root = self.root_candidates(sampler)
         iterations = 0
-        while iterations == 0 or time.perf_counter() < deadline:
+        cap = self.iteration_cap
+        while iterations == 0 or (iterations < cap if cap is not None else time.perf_counter() < deadline):
             self.iterate(root, sampler.sample(rng), seats, rng)
             iterations += 1
         self.iterations = iterations
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].totals[request.seat]))[0]
         return best
+
+    def search_flat(self, request, sampler, deadline: float) -> str:
+        """Paired flat Monte Carlo: each round draws one determinization and one rollout seed, and plays every
+        candidate still in the race from that same sample with that same seed (common random numbers: the
+        deck order, the bags' draws and the rollout's noise are shared as far as the lines stay alike), so the
+        candidates are compared on the same luck and the difference of their means has a far smaller variance
+        than independent rollouts give. Every `PRUNE_EVERY` rounds a candidate whose paired deficit to the
+        leader exceeds `PRUNE_Z` standard errors leaves the race, so the time goes to the close calls."""
+        seat = request.seat
+        seats = sampler.game.players
+        rng = self.rng
+        first = sampler.sample(rng)
+        legal = first.legal_actions()
+        order, priors = self.root_candidates(sampler, first, ROOT_WIDTH)
+        if len(order) == 1:
+            self.iterations = 0
+            return str(legal[order[0]])
+        results: dict[int, list[float]] = {i: [] for i in order}
+        alive = list(order)
+        iterations = rounds = 0
+        state = first
+        while True:
+            seed = rng.getrandbits(32)
+            actions = state.legal_actions()
+            for i in alive:
+                branch = state.clone()
+                branch.apply(actions[i])
+                self.rollout(branch, random.Random(seed))
+                results[i].append(self.reward(branch, seats)[seat])
+                iterations += 1
+            rounds += 1
+            if self.iteration_cap is not None:
+                if iterations >= self.iteration_cap:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+            if rounds % PRUNE_EVERY == 0 and len(alive) > 1:
+                alive = self.prune(alive, results, rounds)
+                if len(alive) == 1:  # the race is decided: answer now rather than spend the rest of the time
+                    break
+            state = sampler.sample(rng)
+        self.iterations = iterations
+        bias = {i: PRIOR_WEIGHT * p for i, p in zip(order, priors)}
+        n = min(len(results[i]) for i in alive)
+        best = max(alive, key=lambda i: sum(results[i][:n]) / n + bias[i] / (n + 1))
+        return str(legal[best])
+
+    @staticmethod
+    def prune(alive: list[int], results: dict[int, list[float]], rounds: int) -> list[int]:
+        """The candidates whose paired mean difference to the leader is not significantly negative."""
+        leader = max(alive, key=lambda i: sum(results[i]) / len(results[i]))
+        lead = results[leader]
+        keep = []
+        for i in alive:
+            if i == leader:
+                keep.append(i)
+                continue
+            diffs = [a - b for a, b in zip(results[i], lead)]
+            n = len(diffs)
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+            se = math.sqrt(var / n) if var > 0 else 1e-9
+            if mean > -PRUNE_Z * se:
+                keep.append(i)
+        return keep
+
+    def reward(self, state, seats: int) -> list[float]:
+        if not state.is_terminal() and self._evaluate is not None:
+            return self._evaluate(state, seats)
+        return rewards(state, seats)
 
     def iterate(self, root: Node, state, seats: int, rng: random.Random) -> None:
         path = [root]
@@ -252,19 +408,29 @@ class SearchBot(Bot):
             for s in range(seats):
                 totals[s] += reward[s]
 
-    def root_candidates(self, sampler) -> tuple[list[int], list[float]] | None:
-        """At the decision itself: the `WIDTH` best legal actions (their indices) with priors, ranked by the
-        engine's greedy policy on the request's observation (Thebes: better informed than the rollout heuristic,
-        and affordable once a decision). Every sample has the request's legal actions, in its order."""
-        if self.game != "thebes":
-            return None
-        from arena.games.thebes.policies import GreedyPolicy
-        obs = sampler.observation
-        me = obs["seats"][obs["current_player"]]
-        state = sampler.sample(random.Random(0))
+    def root_candidates(self, sampler, state=None, width: int = 0) -> tuple[list[int], list[float]] | None:
+        """At the decision itself: the `width` (default `WIDTH`) best legal actions (their indices) with priors,
+        ranked by the engine's greedy policy on the request's observation (Thebes: better informed than the
+        rollout heuristic, and affordable once a decision; Minos: the greedy text scores). Every sample has the
+        request's legal actions, in its order."""
+        if state is None:
+            if self.game != "thebes":
+                return None
+            state = sampler.sample(random.Random(0))
         legal = state.legal_actions()
-        values = [GreedyPolicy().value(obs, me, a.to_dict()) for a in legal]
-        order = sorted(range(len(legal)), key=lambda i: -values[i])[:WIDTH]
+        if self.game == "thebes":
+            from arena.games.thebes.policies import GreedyPolicy
+            obs = sampler.observation
+            me = obs["seats"][obs["current_player"]]
+            values = [GreedyPolicy().value(obs, me, a.to_dict()) for a in legal]
+        elif self._greedy is not None:
+            values = [self._greedy(str(a)) for a in legal]
+        else:
+            values = [0.0] * len(legal)
+        ranked = sorted(range(len(legal)), key=lambda i: -values[i])
+        if self.game == "thebes" and width:
+            ranked = diverse(ranked, [_family(legal[i]) for i in range(len(legal))])
+        order = ranked[:width or WIDTH]
         top, low = values[order[0]], values[order[-1]]
         span = top - low
         return order, [(values[i] - low) / span if span > 0 else 1.0 for i in order]

@@ -187,8 +187,8 @@ class Command(BaseCommand):
         hosts = os.environ.get("ARENA_ALLOWED_HOSTS") or ",".join(embedded.allowed_hosts(bind))
         self.say(f"allowed host names: {hosts} (ARENA_ALLOWED_HOSTS to change)")
         if settings.EMAIL_BACKEND.endswith("filebased.EmailBackend"):
-            self.say(f"email: notifications are written as files to {settings.EMAIL_FILE_PATH} (nothing is sent; "
-                     "a deployment sets ARENA_EMAIL_HOST ...)")
+            self.say(f"email: notifications, sign-up verification links and password resets are written as files "
+                     f"to {settings.EMAIL_FILE_PATH} (nothing is sent; a deployment sets ARENA_EMAIL_HOST ...)")
         self.say("DEBUG on: tracebacks are shown to visitors" if settings.DEBUG
                  else "DEBUG off (ARENA_DEBUG=1 shows tracebacks; never on a server others can reach)",
                  self.style.WARNING if settings.DEBUG else None)
@@ -208,6 +208,10 @@ class Command(BaseCommand):
             "worker": [python, "-m", "celery", "-A", "arena_site", "worker", "--loglevel", "INFO",
                        "--concurrency", str(concurrency), "-Q", settings.CELERY_TASK_DEFAULT_QUEUE,
                        "-n", "arena-worker@%h"],
+            # notifications on their own queue and worker (threads: they wait on mail servers and webhooks)
+            "notifier": [python, "-m", "celery", "-A", "arena_site", "worker", "--loglevel", "INFO",
+                         "--pool", "threads", "--concurrency", "4", "-Q", settings.ARENA_NOTIFY_QUEUE,
+                         "-n", "arena-notify@%h"],
             "beat": [python, "-m", "celery", "-A", "arena_site", "beat", "--loglevel", "INFO",
                      "--schedule", str(var / "celerybeat-schedule")],
         }

@@ -3,7 +3,7 @@ the bot started: the folder is bound live) says how:
 
 - {"mode": "link", "socket": P}: never serves; makes its socket a symbolic link to P (another seat's socket, a
   socket of the host) for the referee, which runs as root, to follow;
-- {"mode": "relink", "socket": P}: serves until StartMatch, then renames its socket, puts a link to P in its
+- {"mode": "relink", "socket": P}: serves until its first Decide, then renames its socket, puts a link to P in its
   place and stops its server, so that the referee's next call must reconnect (through the link); stays alive;
 - {"mode": "proxy", "socket": P}: serves, and forwards every Decide to the server at P (a bot of another
   match) if it can reach it by any way it has; says on stderr what it reached, plays like bots/python/random
@@ -68,23 +68,28 @@ class Impostor(Bot):
         self.plan = plan
         self.server = None
         self.proxy = None
+        self.relinked = False
 
     def start(self, request):
         super().start(request)
-        if self.plan["mode"] == "relink":
-            threading.Thread(target=self.relink, daemon=True).start()
-        elif self.plan["mode"] == "proxy":
+        if self.plan["mode"] == "proxy":
             report, address = reach(self.plan["socket"])
             print(f"ATTACK {report}", file=sys.stderr, flush=True)
             if address is not None:
                 self.proxy = arena_pb2_grpc.BotStub(grpc.insecure_channel(address))
 
     def relink(self):
-        time.sleep(0.05)  # StartMatch's answer is on its way
         link(self.plan["socket"])
-        self.server.stop(0)  # drop the referee's connection: its next call reconnects through the link
+        # drop the referee's connection (this call's answer may be lost with it): its next call reconnects
+        # through the link. From a thread, as a handler cannot wait for its own server to stop.
+        threading.Thread(target=self.server.stop, args=(0,), daemon=True).start()
 
     def decide(self, request):
+        # At its first decision, not on a timer after StartMatch: the bot is frozen between its calls, so a timer
+        # would fire only at some later thaw, or never within a short match.
+        if self.plan["mode"] == "relink" and not self.relinked:
+            self.relinked = True
+            self.relink()
         if self.proxy is not None:
             return self.proxy.Decide(request, timeout=1).index
         return self.rng.randrange(len(request.legal_actions))

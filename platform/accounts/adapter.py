@@ -1,0 +1,62 @@
+"""Arena's rules inside django-allauth's flows (settings: ACCOUNT_ADAPTER, SOCIALACCOUNT_ADAPTER).
+
+- Usernames: 3 to 32 letters, digits, '.', '-' or '_', and none that reads as the house's or staff's
+  (`accounts.names`), on the sign-up form, the API and sign-up through an identity provider alike. A name an
+  identity provider suggests that breaks these rules is not refused: allauth picks another (from the email's
+  local part, else "user"), skipping reserved ones.
+- Rate limits and lock-outs count the real client address (`accounts.client_ip`), not a spoofable header.
+- Mails say they come from "Arena" (links use the host the request came to).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from allauth.account.adapter import DefaultAccountAdapter
+from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
+from django import forms
+
+from accounts.client_ip import client_ip
+from accounts.names import impersonation, protected_names
+
+USERNAME_RULE = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
+USERNAME_HELP = "3 to 32 letters, digits, '.', '-' or '_'"
+
+
+def username_problem(name: str) -> str | None:
+    """Why `name` can't be a new username (format or reserved), or None. Uniqueness is checked elsewhere."""
+    if not USERNAME_RULE.match(name or ""):
+        return USERNAME_HELP
+    return impersonation(name, protected_names())
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        if problem := username_problem(username):
+            raise forms.ValidationError(problem)
+        return super().clean_username(username, shallow=shallow)
+
+    def generate_unique_username(self, txts: list[str | None], regex: str | None = None) -> str:
+        # allauth derives a name from the provider's data; texts that would read as reserved are left out, so
+        # its candidates ("admin", "admin7", ...) are never all refused
+        usable = [t for t in txts if t and impersonation(t.split("@")[0], protected_names()) is None]
+        return super().generate_unique_username([*usable, "user"], regex)
+
+    def get_client_ip(self, request: Any) -> str:
+        return client_ip(request) or super().get_client_ip(request)
+
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        # allauth's mails greet "from <site name>"; without django.contrib.sites that is the host name
+        from allauth.core import context as allauth_context
+        from django.contrib.sites.requests import RequestSite
+
+        if allauth_context.request is not None and "current_site" not in context:
+            site = RequestSite(allauth_context.request)
+            site.name = "Arena"
+            context = {**context, "current_site": site}
+        super().send_mail(template_prefix, email, context)
+
+
+class SocialAccountAdapter(DefaultSocialAccountAdapter):
+    """Sign-up through an identity provider follows the account rules above (allauth asks the account adapter)."""

@@ -1,0 +1,15 @@
+"""What accounts does when allauth's flows finish (connected in `AccountsConfig.ready`)."""
+
+from __future__ import annotations
+
+from allauth.account.signals import password_reset
+from django.dispatch import receiver
+
+from accounts.models import ApiToken
+
+
+@receiver(password_reset, dispatch_uid="accounts.revoke_tokens_on_password_reset")
+def revoke_tokens_on_password_reset(sender, request, user, **kwargs):
+    """A password reset (web or API) is how an owner takes a stolen account back: tokens made with the old
+    password stop working too (the owner page or a log-in makes a new one)."""
+    ApiToken.objects.filter(user=user).delete()

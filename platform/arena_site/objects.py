@@ -1,0 +1,136 @@
+"""Arena's object storage: everything web and workers share besides the database and the broker.
+
+One Django storage, named "arena" (`settings.STORAGES`), holds
+- `bots/<bot>/<number>/archive.zip|.tar.gz` — an uploaded archive as it came (the web stores it, validation reads it);
+- `packages/<sha256>.tar.gz` — a version's package after validation (its build outputs included), one immutable
+  object named by the SHA-256 of its bytes (`botregistry.package_cache`);
+- `replays/<nnnn>/<match>.replay.json.gz` and `…logs.json.gz` beside it — a match's replay and its bots' logs.
+
+On embedded defaults and in tests the storage is the folder `ARENA_STORAGE_DIR` (`LocalStorage`); with
+`ARENA_S3_BUCKET` set it is an S3-compatible bucket through django-storages' `S3Storage` (settings.py). Names are
+deterministic, so a put overwrites (the same bytes again) instead of inventing a new name.
+
+`local_dir()` is this machine's own working folder (never shared): replays being written, builds, caches.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO
+
+from django.conf import settings
+from django.core.files import File
+from django.core.files.storage import FileSystemStorage, Storage, storages
+
+
+class LocalStorage(FileSystemStorage):
+    """A FileSystemStorage rooted at `settings.STORAGE_DIR` as it is now (tests point it elsewhere per test),
+    that overwrites a name instead of renaming, writes files readable by Arena's user only (0600), and writes
+    each atomically (a `.part` file renamed into place), so a reader never sees half a replay and a crash leaves no half-written object behind."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("allow_overwrite", True)
+        # private to Arena's own user, as the files the referee writes (the bots' logs hold what they printed)
+        kwargs.setdefault("file_permissions_mode", 0o600)
+        super().__init__(**kwargs)
+
+    @property  # type: ignore[override]
+    def base_location(self) -> str:
+        return self._value_or_setting(self._location, str(settings.STORAGE_DIR))
+
+    @property  # type: ignore[override]
+    def location(self) -> str:
+        return os.path.abspath(self.base_location)
+
+    def _save(self, name: str, content: File) -> str:
+        full = Path(self.path(name))
+        full.parent.mkdir(parents=True, exist_ok=True)
+        part = full.with_name(f"{full.name}.{uuid.uuid4().hex[:8]}.part")
+        try:
+            with open(part, "wb") as out:
+                if hasattr(content, "temporary_file_path"):
+                    with open(content.temporary_file_path(), "rb") as src:
+                        shutil.copyfileobj(src, out, 1024 * 1024)
+                else:
+                    for chunk in content.chunks():
+                        out.write(chunk)
+            if self.file_permissions_mode is not None:
+                os.chmod(part, self.file_permissions_mode)
+            os.replace(part, full)
+        except BaseException:
+            part.unlink(missing_ok=True)
+            raise
+        return name.replace("\\", "/")
+
+
+def storage() -> Storage:
+    """The "arena" storage (settings.STORAGES)."""
+    return storages["arena"]
+
+
+def is_local() -> bool:
+    """Whether the storage is this machine's folder (embedded defaults, tests) rather than object storage."""
+    return isinstance(storage(), FileSystemStorage)
+
+
+def local_dir() -> Path:
+    """This machine's own working folder: `ARENA_LOCAL_DIR`, by default the storage folder."""
+    return Path(settings.ARENA_LOCAL_DIR or settings.STORAGE_DIR)
+
+
+def put_file(name: str, path: str | os.PathLike[str]) -> None:
+    """Store the local file at `path` as `name` (overwriting). Raises whatever the backend raises (OSError,
+    botocore's errors) when storage refuses it."""
+    with open(path, "rb") as f:
+        _put(name, File(f, name=os.path.basename(name)))
+
+
+def put_bytes(name: str, data: bytes) -> None:
+    from django.core.files.base import ContentFile
+
+    _put(name, ContentFile(data, name=os.path.basename(name)))
+
+
+def _put(name: str, content: File) -> None:
+    saved = storage().save(name, content)
+    if saved != name:  # would break every reference by name: a misconfigured backend (file_overwrite off)
+        storage().delete(saved)
+        raise RuntimeError(f"storage saved {name!r} as {saved!r}; set it to overwrite")
+
+
+def exists(name: str) -> bool:
+    return bool(name) and storage().exists(name)
+
+
+@contextmanager
+def opened(name: str) -> Iterator[IO[bytes]]:
+    """The stored object `name`, open for reading (FileNotFoundError when it is not there)."""
+    if not exists(name):
+        raise FileNotFoundError(name)
+    f = storage().open(name, "rb")
+    try:
+        yield f
+    finally:
+        f.close()
+
+
+def download(name: str, dest: str | os.PathLike[str], chunk: int = 1024 * 1024) -> str:
+    """Copy the object `name` to the local file `dest`; returns the SHA-256 (hex) of the bytes written, so the
+    caller can check what it got before trusting it."""
+    digest = hashlib.sha256()
+    with opened(name) as src, open(dest, "wb") as out:
+        while data := src.read(chunk):
+            digest.update(data)
+            out.write(data)
+    return digest.hexdigest()
+
+
+def delete(name: str) -> None:
+    if name:
+        storage().delete(name)
