@@ -12,7 +12,8 @@ stop a match:
 - malformed  the answer is not a readable DecideResponse, is too large, has no choice, or is an error status;
 - startup    the package is broken, the bot never served within `startup_ms`, its socket is not served by its
              own sandbox (a symbolic link, another uid, a process outside its cgroup: arena.sandbox.endpoint),
-             or StartMatch failed: disqualified before the first decision.
+             or StartMatch failed: disqualified before the first decision. The referee's own stalls are not
+             charged to `startup_ms` either: a wait or StartMatch whose deadline passed during one is tried again.
 
 Fair play: the referee talks to a bot only through the socket inode it pinned (`BotProcess.server_address`);
 a bot is frozen from its answer to StartMatch on and thawed only for its own calls (the thaw is off its clock),
@@ -186,13 +187,28 @@ def _launch(seat: _Seat, game: Game, limits: SandboxLimits, sandbox: bool) -> No
 
 def _connect(seat: _Seat, encoder: Encoder, names: list[str], seed: int, tc: TimeControl, key: bytes) -> None:
     """Wait until the bot serves and call StartMatch; on failure the seat is disqualified with a startup fault.
-    Runs in parallel for all seats."""
+    Runs in parallel for all seats. The start-up limit is on the bot's clock, as a decision's is: time in which
+    the referee itself was stalled (`arena.match.stalls`) is not charged, and a wait or a StartMatch whose deadline
+    passed during such a stall is tried again with the time the bot has left (at most `MAX_REASKS` times)."""
     if seat.out or seat.process is None:
         return
-    t0 = seat.started_at
+    # the start-up clock, on perf_counter's scale (the stall watch's): the seat was launched at `started_at`
+    t0 = time.perf_counter() - (time.monotonic() - seat.started_at)
     startup_s = tc.startup_ms / 1000
+
+    def charged() -> float:
+        now = time.perf_counter()
+        return now - t0 - stalls.WATCH.overlap(t0, now)
+
     try:
-        serving = seat.process.wait_for_socket(max(0.0, startup_s - (time.monotonic() - t0)))
+        for attempt in range(MAX_REASKS + 1):
+            w0 = time.perf_counter()
+            serving = seat.process.wait_for_socket(max(0.0, startup_s - charged()))
+            stalled = stalls.WATCH.overlap(w0, time.perf_counter())
+            if serving or not stalled or charged() >= startup_s or attempt == MAX_REASKS:
+                break
+            _log.warning("the referee was stalled %.0f ms while waiting for a bot's socket: waiting again with the "
+                         "%.0f ms the bot has left", stalled * 1000, (startup_s - charged()) * 1000)
     except sandboxes.ForeignServer as exc:
         seat.fault(FaultKind.STARTUP, f"the bot does not serve its own socket: {exc}", None)
         seat.disqualify("served from outside its sandbox", None)
@@ -206,19 +222,25 @@ def _connect(seat: _Seat, encoder: Encoder, names: list[str], seed: int, tc: Tim
         seat.fault(FaultKind.STARTUP, msg, None)
         seat.disqualify("never served", None)
         return
-    seat.log.append(f"socket open after {(time.monotonic() - t0) * 1000:.0f} ms")
+    seat.log.append(f"socket open after {charged() * 1000:.0f} ms")
     seat.client = BotClient(seat.process.server_address)  # the pinned socket, never the bot's path
-    left = startup_s - (time.monotonic() - t0)
-    try:
-        seat.client.call("StartMatch", encoder.start(seat.index, names, seed, tc, key), max(left, 0.05),
-                         wait_for_ready=True)
-    except CallFailed as exc:
-        ended = seat.exit_description()
-        seat.fault(FaultKind.STARTUP, f"StartMatch failed: {exc.message}" + (f"; the bot {ended}" if ended else ""),
-                   None)
-        seat.disqualify("could not start the match", None)
-        return
-    seat.log.append(f"ready after {(time.monotonic() - t0) * 1000:.0f} ms")
+    request = encoder.start(seat.index, names, seed, tc, key)
+    for attempt in range(MAX_REASKS + 1):
+        c0 = time.perf_counter()
+        try:
+            seat.client.call("StartMatch", request, max(startup_s - charged(), 0.05), wait_for_ready=True)
+            break
+        except CallFailed as exc:
+            stalled = stalls.WATCH.overlap(c0, time.perf_counter())
+            if exc.kind != FaultKind.TIMEOUT or not stalled or charged() >= startup_s or attempt == MAX_REASKS:
+                ended = seat.exit_description()
+                seat.fault(FaultKind.STARTUP, f"StartMatch failed: {exc.message}" +
+                           (f"; the bot {ended}" if ended else ""), None)
+                seat.disqualify("could not start the match", None)
+                return
+            _log.warning("the referee was stalled %.0f ms and StartMatch's deadline passed meanwhile: asking again "
+                         "with the %.0f ms the bot has left", stalled * 1000, (startup_s - charged()) * 1000)
+    seat.log.append(f"ready after {charged() * 1000:.0f} ms")
     seat.process.freeze()  # until its first decision (see _decide)
 
 

@@ -5,20 +5,27 @@
   identity provider suggests that breaks these rules is not refused: allauth picks another (from the email's
   local part, else "user"), skipping reserved ones.
 - Rate limits and lock-outs count the real client address (`accounts.client_ip`), not a spoofable header.
-- Mails say they come from "Arena" (links use the host the request came to).
+- Mails say they come from "Arena" (links use the host the request came to). A mail that can't be sent (the
+  mail server down) is logged and the person told to ask again: the sign-up, address change or reset request
+  it belonged to still stands.
 """
 
 from __future__ import annotations
 
+import logging
 import re
+import smtplib
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
 from django import forms
+from django.contrib import messages
 
 from accounts.client_ip import client_ip
 from accounts.names import impersonation, protected_names
+
+log = logging.getLogger("arena.platform")
 
 USERNAME_RULE = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
 USERNAME_HELP = "3 to 32 letters, digits, '.', '-' or '_'"
@@ -55,7 +62,17 @@ class AccountAdapter(DefaultAccountAdapter):
             site = RequestSite(allauth_context.request)
             site.name = "Arena"
             context = {**context, "current_site": site}
-        super().send_mail(template_prefix, email, context)
+        try:
+            super().send_mail(template_prefix, email, context)
+        except (smtplib.SMTPException, OSError) as exc:
+            # A mail server that is down or refuses must not undo what the mail was about (an account made, an
+            # address added): the person asks for the mail again later (the e-mail page's "re-send"); the
+            # operator reads why in the log.
+            log.error("could not send the %s mail to %s: %s", template_prefix.rsplit("/", 1)[-1], email, exc)
+            request = allauth_context.request
+            if request is not None and hasattr(request, "_messages"):
+                messages.warning(request, "We could not send you the e-mail just now. Please ask for it again in "
+                                          "a few minutes.")
 
 
 class SocialAccountAdapter(DefaultSocialAccountAdapter):

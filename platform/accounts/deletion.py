@@ -17,7 +17,8 @@ deleting an account deletes none of them. The `User` row stays (matches and bots
   transaction: the person's own bots (not their teams') are retired (they leave ladders, matchmaking, challenges
   and tournaments' games still to come; their queued ladder matches and challenges are cancelled), their running
   version tests stop, they leave their teams and their notification settings (webhook secret included) are
-  deleted. The bots' uploaded code stays in storage (packages are stored by content hash and may be shared).
+  deleted. The retired bots' code (uploaded archives, built packages) is then deleted from storage by the
+  daily storage collection (`matches.storage_gc`; a package identical to a live bot's stays, as that bot's).
 
 django-axes' records of failed log-ins keep the old username: they are a security log of the server, kept for
 their cool-off, not a profile.
@@ -78,15 +79,20 @@ def display_name(user: Any) -> str:
     return DELETED_NAME if is_deleted(user) else user.username
 
 
-_DELETED_SKELETON = re.compile(r"deleted(account|user)?[0-9ol]*")
+# "deleted-12", "deleted account", "deleted team" (what pages show for a deleted team) by their skeletons, whose
+# digits read as letters (0 → o, 1 → l, 3 → e, 4 → a, 5 → s, 7 → t: accounts.names)
+_DELETED_SKELETON = re.compile(r"deleted(account|user|team)?[0-9olaest]*")
 
 
-def reserved_for_deleted(skeleton: str) -> str | None:
+def reserved_for_deleted(skeleton: str, legacy: str = "") -> str | None:
     """Why a name, by its skeleton (`accounts.names.skeleton`), is reserved for deleted accounts: it reads as
-    "deleted…"/"deleted account", or it was (or reads as) the name of an account that was deleted. None if not."""
+    "deleted…"/"deleted account"/"deleted team", or it was (or reads as) the name of an account that was deleted.
+    `legacy`: the name's `accounts.names.legacy_skeleton`, which names reserved before the skeleton read digits
+    as letters are stored by. None if not reserved."""
     if _DELETED_SKELETON.fullmatch(skeleton) is not None:
         return "names that read as 'deleted' are reserved for deleted accounts"
-    if RetiredName.objects.filter(digest=_digest(skeleton)).exists():
+    digests = [_digest(skeleton)] + ([_digest(legacy)] if legacy and legacy != skeleton else [])
+    if RetiredName.objects.filter(digest__in=digests).exists():
         return "this name belonged to an account that was deleted; it stays reserved"
     return None
 

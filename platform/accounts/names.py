@@ -1,9 +1,13 @@
 """Names that would pass for the house's: bot names (and usernames) may not impersonate built-in bots or staff.
 
-Two names are the same name when their *skeletons* are equal: NFKC-normalised, case-folded, with everything that
-is not a letter or a digit removed (spaces, dots, dashes, underscores, zero-width characters), accents dropped,
-and the common look-alikes mapped to Latin (Cyrillic and Greek letters that NFKC keeps apart, 0 → o, 1 → l). So "Random",
-"r a n d o m", "ＲＡＮＤＯＭ" and "rаndom" (with a Cyrillic а) all read as "random".
+Two names are the same name when their *skeletons* are equal: NFKC-normalised, case-folded, accents dropped, the
+common look-alikes mapped to Latin (Cyrillic and Greek letters that NFKC keeps apart; the digits and signs that
+pass for letters: 0 → o, 1 → l, 3 → e, 4 → a, 5 → s, 7 → t, @ → a, $ → s, ! → l; and the letter pairs that pass for
+one letter: rn → m, vv → w), and everything that is not a letter or a digit removed (spaces, dots, dashes,
+underscores, zero-width characters). "i", "l", "1" and "|" are one letter in a skeleton: a capital I is an l, and
+"1" reads as either. So "Random", "r a n d o m", "ＲＡＮＤＯＭ", "rаndom" (with a Cyrillic а) and "randorn" all read as
+"random", and "adm1n", "4dm!n" and "AdmIn" as "admin". Digits that pass for no letter (2, 6, 8, 9) stay digits, so
+"bot2", "team 42" and "x86" stay ordinary names.
 """
 
 from __future__ import annotations
@@ -22,14 +26,32 @@ _LOOKALIKES = str.maketrans({
     "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t",
     "υ": "u", "χ": "x", "ω": "w", "ı": "i", "ℓ": "l", "0": "o", "1": "l", "|": "l",
 })
+# Digits and signs that pass for letters, and i/l as one letter (see the module's docstring). Applied after
+# _LOOKALIKES, so a Cyrillic і (→ i) and ℓ (→ l) end up here too.
+_DIGITS_AND_SIGNS = str.maketrans({"3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "l", "i": "l"})
+# Letter pairs that render as one letter, replaced on the letters-only string ("r n" and "r.n" count too).
+_PAIRS = (("rn", "m"), ("vv", "w"))
 
 
 def skeleton(name: str) -> str:
     """The form in which look-alike names compare equal."""
+    folded = _folded(name)
+    letters = "".join(ch for ch in folded.translate(_LOOKALIKES).translate(_DIGITS_AND_SIGNS) if ch.isalnum())
+    for pair, single in _PAIRS:
+        letters = letters.replace(pair, single)
+    return letters
+
+
+def legacy_skeleton(name: str) -> str:
+    """The skeleton as it was before the digits, signs and letter pairs were added (0 → o, 1 → l only): deleted
+    accounts' names reserved before then are stored by this one's digest (`accounts.deletion.reserved_for_deleted`)."""
+    return "".join(ch for ch in _folded(name).translate(_LOOKALIKES) if ch.isalnum())
+
+
+def _folded(name: str) -> str:
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
     # accents off (Ä reads as A): decompose and drop the combining marks
-    folded = "".join(ch for ch in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(ch))
-    return "".join(ch for ch in folded.translate(_LOOKALIKES) if ch.isalnum())
+    return "".join(ch for ch in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(ch))
 
 
 def impersonation(name: str, protected: list[str]) -> str | None:
@@ -37,9 +59,9 @@ def impersonation(name: str, protected: list[str]) -> str | None:
     when it is fine."""
     mine = skeleton(name)
     for word in RESERVED_WORDS:
-        if word in mine:
+        if skeleton(word) in mine:
             return f"names containing '{word}' are reserved for the platform"
-    if reason := reserved_for_deleted(mine):
+    if reason := reserved_for_deleted(mine, legacy=legacy_skeleton(name)):
         return reason
     for other in protected:
         if skeleton(other) == mine:

@@ -5,6 +5,9 @@ What it holds — the person's own things and the public facts of the matches th
 - `teams`: the teams the person belongs to (slug, name, role, when they joined, and the ids and names of the
   team's bots they made: a team's bots are the team's, so they are not in `bots` and their matches not in
   `matches`; the team's page and API show them);
+- `team_uploads`: the versions the person uploaded to bots that are not their own — team bots, also of teams
+  they have since left, and bots since moved to another member — (the team's slug or null, the bot's id and
+  name, and the version's metadata as in `bots`);
 - `bots`: each of the person's bots (their own, not their teams') with its versions' metadata (number, status,
   the public reason of a failure or suspension, hashes, sizes, runtime, dates: not the validation log, which
   stays on the bot page) and its ratings;
@@ -70,6 +73,19 @@ class ExportVersionSerializer(serializers.ModelSerializer):
         model = BotVersion
         fields = ["id", "number", "status", "status_reason", "runtime", "sha256", "archive_sha256", "archive_size",
                   "created_at", "validated_at", "suspended_at"]
+
+
+class ExportTeamUploadSerializer(ExportVersionSerializer):
+    """A version the person uploaded to a team's bot."""
+
+    team = serializers.CharField(source="bot.team.slug", allow_null=True, default=None,
+                                 help_text="The team's slug (deleted-team-<id> once deleted; null: the bot has "
+                                           "since moved to one person).")
+    bot = serializers.IntegerField(source="bot_id")
+    bot_name = serializers.CharField(source="bot.name")
+
+    class Meta(ExportVersionSerializer.Meta):
+        fields = ["team", "bot", "bot_name", *ExportVersionSerializer.Meta.fields]
 
 
 class ExportRatingSerializer(serializers.ModelSerializer):
@@ -159,6 +175,7 @@ class ExportSerializer(serializers.Serializer):
     exported_at = serializers.DateTimeField()
     account = ExportAccountSerializer()
     teams = ExportTeamSerializer(many=True)
+    team_uploads = ExportTeamUploadSerializer(many=True)
     bots = ExportBotSerializer(many=True)
     matches = ExportMatchSerializer(many=True)
 
@@ -166,6 +183,13 @@ class ExportSerializer(serializers.Serializer):
 def memberships(user: Any):
     return (Membership.objects.filter(user=user).select_related("team")
             .prefetch_related(Prefetch("team__bots", Bot.objects.order_by("id"))).order_by("team__name"))
+
+
+def team_uploads(user: Any):
+    """The versions `user` uploaded (BotVersion.uploaded_by) to bots that are not their own (`bots` has those),
+    oldest first."""
+    return (BotVersion.objects.filter(uploaded_by=user).exclude(bot__in=owned_bots(user.pk))
+            .select_related("bot__team").order_by("bot_id", "number"))
 
 
 def own_bots(user: Any):
@@ -197,6 +221,7 @@ def export_chunks(request: Any, user: Any) -> Iterator[str]:
     head = {"format": FORMAT, "exported_at": timezone.now(),
             "account": ExportAccountSerializer(user).data,
             "teams": ExportTeamSerializer(memberships(user), many=True).data,
+            "team_uploads": ExportTeamUploadSerializer(team_uploads(user), many=True).data,
             "bots": ExportBotSerializer(own_bots(user), many=True).data}
     yield dump(head)[:-1] + ', "matches": ['
     first = True

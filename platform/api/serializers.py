@@ -10,7 +10,7 @@ from rest_framework.exceptions import PermissionDenied
 from accounts.deletion import OwnerNameField
 from accounts.names import impersonation, protected_names
 from botregistry.models import Bot, BotVersion
-from botregistry.ownership import can_play
+from botregistry.ownership import can_play, retired_why
 from botregistry.services import set_active_version
 from ladders.models import Ladder, Rating
 from matches import seeds
@@ -98,7 +98,7 @@ class BotSerializer(serializers.ModelSerializer):
 
     def get_status(self, bot: Bot) -> str:
         if bot.retired_at is not None:
-            return "retired: its owner deleted their account"
+            return f"retired: {retired_why(bot).rstrip('.')}"  # its owner deleted their account, staff…
         version = bot.active_version
         if version is None:
             return "no ready version yet: upload one"

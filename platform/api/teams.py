@@ -115,7 +115,7 @@ class TransferSerializer(serializers.Serializer):
 @extend_schema(parameters=[OpenApiParameter("mine", bool, description="only teams you belong to")])
 class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
     """Teams: anyone reads them (members with roles, bots with ratings); a signed-in user makes one (and is its
-    owner); its owners change its description, delete it (once it owns no bots), manage members and invitations."""
+    owner); its owners change its description, delete it (once it owns no bots that play), manage members and invitations."""
 
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     lookup_field = "slug"
@@ -166,7 +166,8 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
         return Response(TeamSerializer(team).data)
 
     def destroy(self, request, *args, **kwargs):
-        """An owner deletes the team (409 while it owns bots)."""
+        """An owner deletes the team (409 while it owns bots that play: move them to members first). Retired bots
+        stay, with their matches and ratings, as a deleted team's (slug `deleted-team-<id>`); the name is freed."""
         try:
             services.delete_team(self.get_object(), request.user)
         except services.TeamRefused as exc:

@@ -134,3 +134,43 @@ def download(name: str, dest: str | os.PathLike[str], chunk: int = 1024 * 1024) 
 def delete(name: str) -> None:
     if name:
         storage().delete(name)
+
+
+def listing(prefix: str) -> Iterator[tuple[str, float]]:
+    """(name, last modified as a POSIX time) of every object whose name starts with `prefix` (a folder such as
+    "packages/"), in no particular order: one paged LIST on S3 (no request per object), a walk of the folder
+    otherwise. For the storage's garbage collection (`matches.storage_gc`)."""
+    st = storage()
+    if isinstance(st, FileSystemStorage):
+        root = Path(st.location)
+        for folder, _dirs, files in os.walk(root / prefix):
+            for file in files:
+                path = Path(folder) / file
+                try:
+                    modified = path.lstat().st_mtime
+                except FileNotFoundError:
+                    continue
+                yield path.relative_to(root).as_posix(), modified
+        return
+    location = (getattr(st, "location", "") or "").strip("/")
+    start = f"{location}/" if location else ""
+    paginator = st.connection.meta.client.get_paginator("list_objects_v2")  # type: ignore[attr-defined]
+    for page in paginator.paginate(Bucket=st.bucket_name, Prefix=start + prefix):  # type: ignore[attr-defined]
+        for entry in page.get("Contents", ()):
+            yield entry["Key"][len(start):], entry["LastModified"].timestamp()
+
+
+def prune_empty_folders(name: str) -> None:
+    """After deleting `name` from a folder storage, remove the folders it leaves empty (up to the storage's root);
+    an object store has no folders."""
+    st = storage()
+    if not isinstance(st, FileSystemStorage):
+        return
+    root = Path(st.location)
+    folder = (root / name).parent
+    while folder != root and root in folder.parents:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty (or gone): the folders above are not empty either
+            return
+        folder = folder.parent

@@ -144,6 +144,7 @@ MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
 WHITENOISE_USE_FINDERS = ARENA_EMBEDDED or DEBUG
 
 ROOT_URLCONF = "arena_site.urls"
+WSGI_APPLICATION = "arena_site.wsgi.application"  # runserver (`make up`) loads it as gunicorn does
 TEMPLATES = [{
     "BACKEND": "django.template.backends.django.DjangoTemplates",
     "DIRS": [],
@@ -286,6 +287,9 @@ CELERY_BEAT_SCHEDULE = {
     # expired team invitations (teams.services.sweep_invitations; by hand: manage.py sweep_invitations)
     "sweep-team-invitations": {"task": "teams.tasks.sweep_invitations", "schedule": 24 * 3600.0,
                                "options": {"expires": 3600}},
+    # deleted accounts' bot code: archives and packages no live version needs (matches.storage_gc; by hand:
+    # manage.py storage_gc --dry-run)
+    "storage-gc": {"task": "matches.tasks.storage_gc", "schedule": 24 * 3600.0, "options": {"expires": 3600}},
 }
 ARENA_VERSION_TESTS_PER_OWNER = _env_int("ARENA_VERSION_TESTS_PER_OWNER", 2)  # running version tests per owner
 
@@ -355,6 +359,9 @@ ARENA_LOCAL_DIR = Path(os.environ["ARENA_LOCAL_DIR"]) if os.environ.get("ARENA_L
 ARENA_PACKAGE_CACHE_DIR = (Path(os.environ["ARENA_PACKAGE_CACHE_DIR"]) if os.environ.get("ARENA_PACKAGE_CACHE_DIR")
                            else None)  # None: <local dir>/package-cache
 ARENA_PACKAGE_CACHE_MB = _env_int("ARENA_PACKAGE_CACHE_MB", 2048)
+# Each worker sweeps its own working folder at start and then after a task at most this often; the web sweeps its
+# upload staging at start (matches.storage.sweep_local).
+ARENA_LOCAL_SWEEP_MINUTES = _env_float("ARENA_LOCAL_SWEEP_MINUTES", 15.0)
 
 
 def s3_storage(env) -> dict:

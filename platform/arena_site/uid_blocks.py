@@ -47,10 +47,20 @@ class _Held:
     kernel: str
     index: int
     holder: str  # worker_id() when leased: a forked child is another holder
+    database: str = ""  # the database the lease is in (`_database()`): only there can it be given back
 
 
 _held: _Held | None = None
 _lock = threading.Lock()
+
+
+def _database() -> str:
+    """Which database this process talks to now (vendor and name). A test run switches the connection to its
+    test database and back at its end, after which a lease taken in the test database must not be looked for in
+    the real one (it does not hold it, and on a test machine may not even exist)."""
+    from django.db import connection
+
+    return f"{connection.vendor}:{connection.settings_dict.get('NAME')}"
 
 
 def _expiry():
@@ -90,7 +100,7 @@ def ensure_block() -> uids.UidRange:
             return uids.current_range()
         _held = None
         index = lease(holder=me)  # SandboxUnavailable: the task fails before any bot starts
-        _held = _Held(kernel=uids.kernel_id(), index=index, holder=me)
+        _held = _Held(kernel=uids.kernel_id(), index=index, holder=me, database=_database())
         block = uids.block_range(index)
         uids.use_range(block)
         log.info("sandbox uids %s (block %s of this kernel) leased by %s", block, index, me)
@@ -115,6 +125,11 @@ def release() -> None:
         return
     _held = None
     uids.use_range(None)
+    if held.database and held.database != _database():
+        # leased in a database this process no longer uses (a test database, dropped by now): nothing to give back
+        log.debug("sandbox uid block %s was leased in %s; not released in %s", held.index, held.database,
+                  _database())
+        return
     try:
         UidBlock.objects.filter(kernel=held.kernel, index=held.index, holder=held.holder).update(
             holder="", expires_at=None)

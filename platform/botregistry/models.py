@@ -30,8 +30,9 @@ class Bot(models.Model):
         default=False, help_text="Everyone sees this bot's debug annotations (DecideResponse.annotation) in "
                                  "replays; otherwise only its owner and staff do. Its printed output stays private.")
     retired_at = models.DateTimeField(
-        null=True, blank=True, help_text="When the bot was retired (its owner deleted their account): it plays no "
-                                         "more games; its matches and ratings stay.")
+        null=True, blank=True, help_text="When the bot was retired (its owner deleted their account, its team was "
+                                         "deleted, or staff retired it): it plays no more games; its matches and "
+                                         "ratings stay.")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["owner", "name"], name="bot_unique_name_per_owner"),

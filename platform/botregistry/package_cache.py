@@ -87,13 +87,35 @@ def pack(folder: Path) -> bytes:
 
 
 def store_package(folder: Path) -> str:
-    """Put the package at `folder` in storage (once: an object of the same hash is already the same bytes);
-    returns its SHA-256."""
+    """Put the package at `folder` in storage; returns its SHA-256. Put again even when an object of that hash is
+    there (the same bytes): its last-modified time then says a version has just started to use it, which the
+    storage's garbage collection respects (`matches.storage_gc`: it never deletes an object modified within its
+    grace period)."""
     data = pack(folder)
     sha = hashlib.sha256(data).hexdigest()
-    if not objects.exists(object_name(sha)):
-        objects.put_bytes(object_name(sha), data)
+    objects.put_bytes(object_name(sha), data)
     return sha
+
+
+#: PostgreSQL advisory lock namespace of "package <hash> is being stored or collected" (any constant int4).
+_HOLD_NAMESPACE = 0x41524E50
+
+
+@contextmanager
+def package_hold(sha: str) -> Iterator[None]:
+    """A transaction holding package `sha` against the storage's garbage collection: storing a package and
+    recording a version's `package_hash` happen under it, and the collection recounts a package's references and
+    deletes its object under it (`matches.storage_gc`), so one never interleaves with the other. A PostgreSQL
+    advisory lock, released at the end of the transaction; on other databases (SQLite: one machine) only the
+    transaction, and the collection's grace period on the object's age protects a package just stored."""
+    from django.db import connection, transaction
+
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)",
+                               [_HOLD_NAMESPACE, int(sha[:8], 16) - 2**31])
+        yield
 
 
 def cache_dir() -> Path:
@@ -277,14 +299,21 @@ def keep_validated(version: BotVersion, claim: str | None = None) -> bool:
     folder = version.package_path
     try:
         assert folder is not None
-        sha = store_package(folder)
+        data = pack(folder)
     except Exception:
-        log.exception("the validated package of %s could not be stored", version)
+        log.exception("the validated package of %s could not be packed", version)
         return False
+    sha = hashlib.sha256(data).hexdigest()
     rows = BotVersion.objects.filter(pk=version.pk)
     if claim is not None:
         rows = rows.filter(validation_claim=claim)
-    if not rows.update(package_hash=sha):
-        return False
+    with package_hold(sha):  # the garbage collection can't delete the object between the put and the reference
+        try:
+            objects.put_bytes(object_name(sha), data)  # again if there: see store_package
+        except Exception:
+            log.exception("the validated package of %s could not be stored", version)
+            return False
+        if not rows.update(package_hash=sha):
+            return False
     version.package_hash = sha
     return True

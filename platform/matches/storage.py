@@ -11,6 +11,10 @@
   folder, or with `ARENA_UNWRITTEN_REPLAYS_PAUSE` replays waiting in the database (an S3 endpoint refusing
   uploads has no free space to read: its errors are the signal), ladder matchmaking queues nothing and says why (a log line, `manage.py up`'s status line); matches already queued
   still play (their replays fit in the margin, or are kept in the database).
+- **Each machine sweeps its own working folder** (`sweep_local`): every Celery worker when it is ready and then after
+  a task at most every ARENA_LOCAL_SWEEP_MINUTES (a stat of a marker file decides), the web server at start
+  (`sweep_at_web_start`: its upload staging). Only what is older than a grace period goes, so processes sharing a
+  folder never remove what another is still writing.
 - **Temporary files swept** (`sweep_temp_files`): a run's replay and logs are written under `replays/tmp/`
   (`{match}.{attempt}.…`, `.part` while being written; the writers remove a `.part` on error). Files of a run
   that no longer holds its match (ended, or taken over) are removed after a grace period, whatever left them.
@@ -24,6 +28,7 @@ import shutil
 import time
 from pathlib import Path
 
+from celery.signals import task_postrun, worker_ready
 from django.conf import settings
 
 from arena import replay as replays
@@ -195,3 +200,83 @@ def sweep_work_folders(grace_seconds: float = WORK_GRACE_SECONDS) -> list[Path]:
     if removed:
         log.info("swept %d left-over working folders: %s", len(removed), ", ".join(p.name for p in removed[:10]))
     return removed
+
+
+def sweep_dead_build_caches(grace_seconds: float = WORK_GRACE_SECONDS) -> list[Path]:
+    """Remove this machine's build caches (`botregistry.services.build_cache_dir`) of bots that are gone or whose
+    code is dead (`matches.storage_gc.dead_bots`: retired by their owner's account deletion), once untouched for
+    `grace_seconds`."""
+    from botregistry.models import Bot
+    from matches.storage_gc import dead_bots
+
+    folder = storage_dir() / "build-cache"
+    if not folder.is_dir():
+        return []
+    cutoff = time.time() - grace_seconds
+    found = {int(p.name): p for p in folder.iterdir() if p.name.isdigit()}
+    if not found:
+        return []
+    keep = set(Bot.objects.filter(pk__in=found).exclude(pk__in=dead_bots()).values_list("pk", flat=True))
+    removed = []
+    for bot_id, path in found.items():
+        try:
+            if bot_id in keep or path.lstat().st_mtime > cutoff:
+                continue
+        except FileNotFoundError:
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        removed.append(path)
+    if removed:
+        log.info("swept the build caches of %d deleted bots", len(removed))
+    return removed
+
+
+def _marker() -> Path:
+    return storage_dir() / ".last-sweep"
+
+
+def sweep_local() -> list[Path]:
+    """Sweep this machine's own working folder (`ARENA_LOCAL_DIR`): temporary replay files, validations' working
+    copies, uploads' staging, the package cache's unfinished downloads, deleted bots' build caches — each only
+    once older than its grace period. Records the time in the folder's marker file."""
+    marker = _marker()
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.touch()
+    return sweep_work_folders() + sweep_temp_files() + sweep_dead_build_caches()
+
+
+def sweep_local_if_due() -> list[Path]:
+    """`sweep_local` unless some process swept this folder less than ARENA_LOCAL_SWEEP_MINUTES ago (one stat)."""
+    try:
+        last = _marker().stat().st_mtime
+    except FileNotFoundError:
+        last = 0.0
+    if time.time() - last < settings.ARENA_LOCAL_SWEEP_MINUTES * 60:
+        return []
+    return sweep_local()
+
+
+def sweep_at_web_start() -> None:
+    """The web server's start (arena_site.wsgi): its upload staging folders left by a killed process go. No
+    database needed; never in the way of starting."""
+    try:
+        sweep_work_folders()
+    except Exception:
+        log.exception("sweeping the working folder at start failed")
+
+
+@worker_ready.connect
+def _sweep_when_worker_ready(**_: object) -> None:
+    """A worker sweeps its machine's folder as it starts (the pool's processes share it)."""
+    try:
+        sweep_local()
+    except Exception:
+        log.exception("sweeping the working folder at start failed")
+
+
+@task_postrun.connect
+def _sweep_after_task(**_: object) -> None:
+    try:
+        sweep_local_if_due()
+    except Exception:
+        log.exception("sweeping the working folder failed")

@@ -121,16 +121,23 @@ def _play_and_record(match: Match, run: services.Run) -> str:
 @shared_task(name="matches.tasks.recover_stale_matches", ignore_result=True)
 def recover_stale_matches() -> list[int]:
     """Re-send matches whose worker stopped writing heartbeats (killed, machine lost), and matches and
-    validations whose message was lost (`botregistry.services.resend_lost_validations`); write out replays kept in the database while storage failed, and sweep temporary files."""
+    validations whose message was lost (`botregistry.services.resend_lost_validations`); write out replays kept in the database while storage failed."""
     resend_lost_validations(waiting=services.waiting_messages)
     resent = services.recover_stale()
     try:  # storage's upkeep (matches.storage): never in the way of recovering matches
-        storage.write_unwritten_replays()
-        storage.sweep_temp_files()
-        storage.sweep_work_folders()
+        storage.write_unwritten_replays()  # (each worker sweeps its own folder: storage.sweep_local)
     except Exception:
         log.exception("storage upkeep failed")
     return resent
+
+
+@shared_task(name="matches.tasks.storage_gc", ignore_result=True)
+def storage_gc() -> int:
+    """Delete from storage the archives and packages no live bot version needs (beat, daily:
+    `matches.storage_gc`); returns how many were removed."""
+    from matches.storage_gc import collect
+
+    return len(collect().removed)
 
 
 @shared_task(name="matches.tasks.refit_ratings", ignore_result=True)

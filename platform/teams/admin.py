@@ -11,9 +11,12 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(Team)
 class TeamAdmin(admin.ModelAdmin):
-    list_display = ("id", "name", "slug", "created_at")
+    list_display = ("id", "name", "slug", "created_at", "deleted_at")
     search_fields = ("name", "slug")
     inlines = [MembershipInline]
+
+    def get_queryset(self, request):
+        return Team.all_teams.all()  # deleted teams too (kept for their retired bots: teams.services.delete_team)
 
 
 @admin.register(Invitation)

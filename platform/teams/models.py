@@ -15,6 +15,14 @@ from django.db import models
 from django.db.models import Q
 
 
+class LiveTeams(models.Manager):
+    """Teams that were not deleted: the ones lists, pages and the API know (`Team.all_teams` has every row; a bot
+    reaches its deleted team through `bot.team`, which uses the base manager)."""
+
+    def get_queryset(self):
+        return super().get_queryset().filter(deleted_at__isnull=True)
+
+
 class Team(models.Model):
     name = models.CharField(max_length=64, unique=True)
     slug = models.SlugField(max_length=64, unique=True, help_text="The team's address: /teams/<slug>/.")
@@ -22,10 +30,19 @@ class Team(models.Model):
                                 help_text="accounts.names.skeleton(name): look-alike names share it (teams.services).")
     description = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
+    deleted_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="When its owners deleted it while it still had (retired) bots: the row stays so their matches keep "
+                  "their entrant, shown as 'deleted team'; its members, invitations and name are gone "
+                  "(teams.services.delete_team).")
     members = models.ManyToManyField(settings.AUTH_USER_MODEL, through="Membership", related_name="teams")
+
+    objects = LiveTeams()
+    all_teams = models.Manager()
 
     class Meta:
         ordering = ["name"]
+        base_manager_name = "all_teams"
 
     def __str__(self) -> str:
         return self.name

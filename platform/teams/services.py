@@ -147,16 +147,36 @@ def update_team(team: Team, by, description: str) -> Team:
     return team
 
 
+STILL_PLAYING = "the team still owns bots that play: move each to a member first (retired bots may stay)"
+
+
 def delete_team(team: Team, by) -> None:
-    """An owner deletes the team, once it owns no bots (they are moved to a member first: a bot's ratings and
-    history must not disappear with a team)."""
+    """An owner deletes the team, once every bot it owns is retired (playing bots are moved to a member first: a
+    bot's ratings and history must not disappear with a team).
+
+    A team with no bots is deleted outright. A team whose bots are all retired (they can't be moved) keeps its row,
+    marked `deleted_at`: its bots keep their matches, ratings and entrant, and pages show the team as "deleted
+    team". Its members and invitations are deleted, and its name is freed for a new team (renamed
+    `deleted-team-<id>`): the retired bots' pages never show the old name, so a new team of that name inherits
+    nothing and passes for nobody."""
     _require_owner(team, by)
-    if team.bots.exists():
-        raise TeamRefused("the team still owns bots: move each to a member first", status=409)
-    try:
-        team.delete()
-    except ProtectedError:  # a bot moved in meanwhile (Bot.team is PROTECT)
-        raise TeamRefused("the team still owns bots: move each to a member first", status=409) from None
+    with transaction.atomic():
+        team = Team.objects.select_for_update().get(pk=team.pk)  # a bot moved in meanwhile waits for this
+        bots = list(team.bots.select_for_update().values_list("retired_at", flat=True))
+        if any(retired is None for retired in bots):
+            raise TeamRefused(STILL_PLAYING, status=409)
+        if not bots:
+            try:
+                team.delete()
+            except ProtectedError:  # a bot moved in meanwhile (Bot.team is PROTECT)
+                raise TeamRefused(STILL_PLAYING, status=409) from None
+        else:
+            team.memberships.all().delete()
+            team.invitations.all().delete()
+            team.name = team.slug = f"deleted-team-{team.pk}"
+            team.description = ""
+            team.deleted_at = timezone.now()
+            team.save()
     forget(by)
 
 

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from accounts.deletion import display_name
 from botregistry.models import Bot, BotVersion
+from botregistry.ownership import retired_why
 from ladders.models import Rating
 from matches.models import Match
 from matches.services import create_match
@@ -195,9 +196,14 @@ def _setup_problem(t: Tournament, entries: list[Entry]) -> str:
     return ""
 
 
+def _retired_reason(bot: Bot) -> str:
+    """"forfeit: the bot was retired (<why>)": its owner deleted their account, its team was deleted, staff…"""
+    return f"forfeit: the bot was retired ({retired_why(bot).rstrip('.')})"
+
+
 def _no_version_reason(e: Entry) -> str:
     if e.bot.retired_at is not None:
-        return "forfeit: the bot was retired (its owner deleted their account)"
+        return _retired_reason(e.bot)
     version = e.bot.active_version
     if version is None:
         return "forfeit: the bot had no version when the tournament started"
@@ -210,8 +216,9 @@ def _forfeit_reason(e: Entry) -> str:
     then on, and the entry keeps the reason."""
     if e.forfeit_reason:
         return e.forfeit_reason
-    if Bot.objects.filter(pk=e.bot_id, retired_at__isnull=False).exists():
-        e.forfeit_reason = "forfeit: the bot was retired (its owner deleted their account)"
+    retired = Bot.objects.filter(pk=e.bot_id, retired_at__isnull=False).first()
+    if retired is not None:
+        e.forfeit_reason = _retired_reason(retired)
         e.save(update_fields=["forfeit_reason"])
         return e.forfeit_reason
     version = BotVersion.objects.only("status", "status_reason", "number").get(pk=e.version_id)

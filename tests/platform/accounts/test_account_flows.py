@@ -315,3 +315,29 @@ def test_accounts_nobody_signed_up_are_not_held_back(make_user, client_for, db):
     # putting a new address on record (it waits for its link) holds nothing back either
     assert client_for(user).post("/api/auth/email/", {"email": "legacy@new.example"}, format="json").status_code == 202
     assert not verification_pending(user) and notification_address(user) == "legacy@example.org"
+
+
+def test_a_mail_server_that_is_down_loses_no_sign_up_and_says_to_ask_again(anon, client, settings, caplog, db):
+    """SMTP refusing connections (a real closed port, as in a deployment whose mail server is down) is no 500:
+    the account is made, the failure logged for the operator, the person told to ask for the mail again."""
+    import logging
+    import socket
+
+    from django.contrib.auth import get_user_model
+
+    with socket.socket() as probe:  # a port of 127.0.0.1 that nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        closed_port = probe.getsockname()[1]
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", closed_port
+    with caplog.at_level(logging.ERROR, logger="arena.platform"):
+        made = api_signup(anon, "mailless", "mailless@example.org")
+        page = client.post("/signup/", {"username": "mailless2", "email": "mailless2@example.org",
+                                        "password1": PASSWORD, "password2": PASSWORD}, follow=True)
+    assert made.status_code == 201, made.content
+    assert page.status_code == 200 and "ask for it again" in page.content.decode()
+    assert set(get_user_model().objects.filter(username__startswith="mailless").values_list("username", flat=True)
+               ) == {"mailless", "mailless2"}
+    assert caplog.text.count("could not send the") >= 2 and "mailless@example.org" in caplog.text
+    assert anon.post("/api/auth/login/", {"username": "mailless@example.org", "password": PASSWORD},
+                     format="json").status_code == 200

@@ -1,0 +1,79 @@
+"""Time the referee itself was stopped is not charged to a bot's start-up either (issue 12): a worker stopped
+(SIGSTOP, a paused VM) while it waits for a bot's socket or for its StartMatch answer would otherwise fault the
+bot for a slow start it did not have. The referee runs in a process of its own, stopped and continued by the
+test, as tests/arena/match/test_referee_stalls.py does for decisions."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+REFEREE = """
+import json, sys
+from arena import games
+games._REGISTRY["nim"] = "tests.arena.match.nim_game:NimGame"
+from arena.match import BotSpec, TimeControl, run_match
+bots = sys.argv[1]
+tc = TimeControl(decision_ms=2000, startup_ms=int(sys.argv[2]), max_faults=5)
+result = run_match("nim", {}, 5, [BotSpec(bots + "/good"), BotSpec(bots + "/latestarter")], time_control=tc,
+                   sandbox=False, bot_seed_key=bytes(32))
+print(json.dumps(result.to_json()))
+"""
+
+STARTUP_MS = 2500  # the bot's start-up limit
+STOP_S = 2.5       # the referee is stopped this long: its start-up deadline passes meanwhile
+SLEEP_S = 2.9      # the bot's slow step: it ends after the referee continues, so the stop is what it waited on
+
+
+def start_with_the_referee_stopped(tmp_path, phase: str) -> tuple[dict, str]:
+    """A Nim match, good against latestarter, whose referee is stopped for STOP_S as soon as latestarter
+    signals the start-up `phase` ("socket": before it serves; "start": inside StartMatch) under way; returns
+    latestarter's seat and the referee's log."""
+    signal_file = tmp_path / "starting"
+    bots = os.path.join(ROOT, "tests", "arena", "match", "bots")
+    referee = subprocess.Popen([sys.executable, "-c", REFEREE, bots, str(STARTUP_MS)], cwd=ROOT,
+                               env={**os.environ, "ARENA_TEST_SIGNAL": str(signal_file), "ARENA_TEST_PHASE": phase,
+                                    "ARENA_TEST_SLEEP_S": str(SLEEP_S)},
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not signal_file.exists():
+            assert referee.poll() is None, referee.communicate()
+            assert time.monotonic() < deadline, "the bot never started"
+            time.sleep(0.005)
+        os.kill(referee.pid, signal.SIGSTOP)  # the bot's start-up is under way; it goes on meanwhile
+        time.sleep(STOP_S)
+        os.kill(referee.pid, signal.SIGCONT)
+        out, err = referee.communicate(timeout=60)
+    finally:
+        if referee.poll() is None:
+            referee.kill()
+            referee.wait()
+    assert referee.returncode == 0, err
+    return json.loads(out.strip().splitlines()[-1])["seats"][1], err
+
+
+@pytest.mark.timeout(120)
+def test_a_bot_waited_for_while_the_referee_is_stopped_is_not_faulted_for_its_start(tmp_path):
+    # the referee waits for the bot's socket; it is stopped past the 2.5 s start-up limit; the bot serves 0.4 s
+    # after it continues (its own start-up time is well within the limit)
+    seat, log = start_with_the_referee_stopped(tmp_path, "socket")
+    assert seat["faults"] == [] and not seat["disqualified"], seat  # without the fix: "did not open its socket"
+    assert "waiting again" in log
+
+
+@pytest.mark.timeout(120)
+def test_a_startmatch_whose_deadline_passed_while_the_referee_was_stopped_is_asked_again(tmp_path):
+    # StartMatch is under way when the referee stops for 2.5 s: its deadline passes during the stop; once
+    # continued, the referee asks again with the time the bot has left, and the bot answers
+    seat, log = start_with_the_referee_stopped(tmp_path, "start")
+    assert seat["faults"] == [] and not seat["disqualified"], seat  # without the fix: "StartMatch failed"
+    assert "asking again" in log
