@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from platform_helpers import bot_files, zip_bytes
+from platform_helpers import bot_files, wait_for, zip_bytes
 
 from tests.platform.web.conftest import wait
 
@@ -64,7 +64,7 @@ def upload(driver, bot_pk: int, archive: Path) -> str:
 
 
 def test_a_new_user_signs_up_verifies_uploads_and_shares_a_bot_with_a_team(browser, live_server, tmp_path,
-                                                                            settings):
+                                                                            celery_worker):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -72,8 +72,7 @@ def test_a_new_user_signs_up_verifies_uploads_and_shares_a_bot_with_a_team(brows
     from botregistry.models import Bot
     from teams.models import Team
 
-    settings.STORAGE_DIR = tmp_path / "storage"
-    url = live_server.url
+    url = live_server.url  # storage: the session's, which the worker validating the upload reads too
     sign_up(browser, url, "nadia", "nadia@example.org", picture="walk-1-signup.png")
     page = browser.find_element(By.TAG_NAME, "body").text
     assert "nadia" in page
@@ -105,6 +104,10 @@ def test_a_new_user_signs_up_verifies_uploads_and_shares_a_bot_with_a_team(brows
     out = upload(browser, bot.pk, archive)
     if sandbox_enabled():
         assert out.startswith("Uploaded as version 1"), out
+        version = bot.versions.get(number=1)
+        wait_for(lambda: version.refresh_from_db() or version.status != "pending" and version.status != "validating",
+                 timeout=180, what="the upload validated by the worker")
+        assert version.status == "ready", version.status_reason  # what a new author's first upload should end as
     else:
         assert "sandbox" in out, out
     shot(browser, "walk-6-upload-after-verification.png")
