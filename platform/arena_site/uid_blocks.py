@@ -12,9 +12,10 @@ sandbox state folder of its own, whose uid flocks see nothing of each other) nev
 - **Renewed** by the task's heartbeat (`renew`, every ARENA_HEARTBEAT_SECONDS while bots run) until
   ARENA_UID_BLOCK_SECONDS (60) ahead. An idle worker runs no bots, so its block may lapse meanwhile: its next
   task leases again (the same block when it is still free).
-- **Released** when the worker process shuts down (Celery's shutdown signals); a killed worker's
-  block is free as soon as it is known dead (same pid namespace) or its lease expires (another container or
-  machine).
+- **Released** when the worker process shuts down (Celery's shutdown signals), in the database it was leased in
+  only (a test run's connection names DATABASE_URL's database again once its test database is dropped: nothing
+  is looked for there); a killed worker's block is free as soon as it is known dead (same pid namespace) or its
+  lease expires (another container or machine).
 
 A worker frozen past ARENA_UID_BLOCK_SECONDS while its bots run may find its block taken by another container
 when it thaws: its match was taken over long before (ARENA_STALE_AFTER_SECONDS), and its bots, in their own pid

@@ -102,19 +102,21 @@ _HOLD_NAMESPACE = 0x41524E50
 
 
 @contextmanager
-def package_hold(sha: str) -> Iterator[None]:
-    """A transaction holding package `sha` against the storage's garbage collection: storing a package and
-    recording a version's `package_hash` happen under it, and the collection recounts a package's references and
-    deletes its object under it (`matches.storage_gc`), so one never interleaves with the other. A PostgreSQL
-    advisory lock, released at the end of the transaction; on other databases (SQLite: one machine) only the
-    transaction, and the collection's grace period on the object's age protects a package just stored."""
+def package_hold(*shas: str) -> Iterator[None]:
+    """A transaction holding packages `shas` against the storage's garbage collection: storing a package and
+    recording a version's `package_hash` happen under it, and the collection recounts packages' references and
+    deletes their objects under it (`matches.storage_gc`), so one never interleaves with the other. PostgreSQL
+    advisory locks, taken in one order (no deadlock between two holders of several) and released at the end of
+    the transaction; on other databases (SQLite: one machine) only the transaction, and the collection's grace
+    period on the object's age protects a package just stored."""
     from django.db import connection, transaction
 
+    keys = sorted({int(sha[:8], 16) - 2**31 for sha in shas})
     with transaction.atomic():
-        if connection.vendor == "postgresql":
+        if connection.vendor == "postgresql" and keys:
             with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)",
-                               [_HOLD_NAMESPACE, int(sha[:8], 16) - 2**31])
+                cursor.execute("SELECT pg_advisory_xact_lock(%s, k) FROM unnest(%s::int[]) AS k ORDER BY k",
+                               [_HOLD_NAMESPACE, keys])
         yield
 
 

@@ -19,17 +19,17 @@ replay is reproducible without the bots anyway (engine version, seed and action 
 
 **Racing an upload.** An upload stores its archive before its version row commits, and a validation stores a
 package (again, if an identical one is there: `package_cache.store_package`) before it records the version's
-`package_hash`. So an object is collected only if (1) it was last modified more than `GRACE_SECONDS` (an hour)
-before the collection read the references, and (2) for a package, under `package_cache.package_hold(sha)` — the
-PostgreSQL advisory lock the validation also holds from its put to its commit of `package_hash` — a recount of
-its references finds none. (1) alone covers an upload whose put and commit are less than an hour apart (SQLite,
-a single machine, has no advisory locks); (2) makes it exact on PostgreSQL: either the validation committed its
-reference first (the recount sees it: kept) or the collection deleted first (the validation then puts the object
-again under the same lock).
+`package_hash`. So an object is collected only if (1) it was last modified more than `GRACE_SECONDS` (an
+hour) before the collection read the references, and (2) for a package, a recount of its references finds none
+under `package_cache.package_hold` — the PostgreSQL advisory lock of its hash, which the validation also holds
+from its put to its commit of `package_hash` (taken for `HOLD_BATCH` packages at a time). (1) alone covers an
+upload whose put and commit are less than an hour apart (SQLite, a single machine, has no advisory locks); (2)
+makes it exact on PostgreSQL: either the validation committed its reference first (the recount sees it: kept) or
+the collection deleted first (the validation then puts the object again under the same lock).
 
 Each worker's local package cache is not touched: its entries of collected packages are never used again and
 leave by its LRU eviction (`package_cache.PackageCache.evict`); a worker's build cache of a dead bot goes with the
-worker's own sweep (`matches.storage.sweep_work_folders`).
+worker's own sweep (`matches.storage.sweep_local`).
 """
 
 from __future__ import annotations
@@ -51,6 +51,9 @@ log = logging.getLogger("arena.platform")
 
 #: An object modified less than this long before the collection read the references is left for the next one.
 GRACE_SECONDS = 3600.0
+
+#: Packages recounted and deleted under one hold (one transaction): a validation of one of them waits that long.
+HOLD_BATCH = 200
 
 _VERSION_OBJECT = re.compile(r"bots/(\d+)/(\d+)/.+")
 _PACKAGE_OBJECT = re.compile(r"packages/([0-9a-f]{64})\.tar\.gz")
@@ -93,6 +96,7 @@ def collect(dry_run: bool = False, now: float | None = None) -> Collection:
             continue
         _remove(name, dry_run, out)
 
+    candidates = []
     for name, modified in objects.listing("packages/"):
         m = _PACKAGE_OBJECT.fullmatch(name)
         if m is None or m[1] in live_hashes:
@@ -100,11 +104,14 @@ def collect(dry_run: bool = False, now: float | None = None) -> Collection:
         if modified > cutoff:  # stored by a validation that may not have recorded its hash yet
             out.kept_young += 1
             continue
-        sha = m[1]
-        with package_hold(sha):  # a validation storing these bytes now waits, or has committed its reference
-            if live_versions().filter(package_hash=sha).exists():
-                continue
-            _remove(object_name(sha), dry_run, out)
+        candidates.append(m[1])
+    for start in range(0, len(candidates), HOLD_BATCH):
+        batch = candidates[start:start + HOLD_BATCH]
+        with package_hold(*batch):  # a validation storing one of these now waits, or has committed its reference
+            referenced = set(live_versions().filter(package_hash__in=batch).values_list("package_hash", flat=True))
+            for sha in batch:
+                if sha not in referenced:
+                    _remove(object_name(sha), dry_run, out)
 
     verb = "would remove" if dry_run else "removed"
     if out.removed:

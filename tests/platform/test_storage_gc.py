@@ -194,3 +194,20 @@ def test_storage_gc_command_dry_run_lists_and_removes_nothing(settings, tmp_path
     call_command("storage_gc", stdout=out)
     assert f"removed {name}" in out.getvalue() and not objects.exists(name)
     assert not (tmp_path / "storage" / "bots").exists()  # the emptied folders go too
+
+
+def test_the_delete_account_page_says_the_code_is_deleted(client, make_user):
+    client.force_login(make_user())
+    page = client.get("/me/delete/").content.decode()
+    assert "code is deleted" in page and "removed from storage" in page
+
+
+def test_beat_runs_the_collection_daily(settings, tmp_path, make_user):
+    from arena_site.celery import app
+    from matches.tasks import storage_gc
+
+    entry = settings.CELERY_BEAT_SCHEDULE["storage-gc"]
+    assert entry["task"] == "matches.tasks.storage_gc" and entry["schedule"] == 24 * 3600
+    assert "matches.tasks.storage_gc" in app.tasks
+    settings.STORAGE_DIR = tmp_path / "storage"
+    assert storage_gc() == 0  # an empty storage: nothing to do, and no error
