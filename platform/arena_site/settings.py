@@ -291,6 +291,14 @@ CELERY_BEAT_SCHEDULE = {
     # manage.py storage_gc --dry-run)
     "storage-gc": {"task": "matches.tasks.storage_gc", "schedule": 24 * 3600.0, "options": {"expires": 3600}},
 }
+# Beat's house-keeping ticks (the tasks above) on a queue of their own when ARENA_CONTROL_QUEUE is set
+# (docker-compose: `arena-control`, consumed by the notifier and by every worker): a tick never waits behind queued
+# matches, nor for a worker process to finish one, so a dead worker's match is re-sent and ladders are topped up
+# on time however busy the workers are. Unset (`make up`, tests): the ticks share the matches' queue.
+ARENA_CONTROL_QUEUE = os.environ.get("ARENA_CONTROL_QUEUE", "")
+if ARENA_CONTROL_QUEUE:
+    CELERY_TASK_ROUTES.update({entry["task"]: {"queue": ARENA_CONTROL_QUEUE}
+                               for entry in CELERY_BEAT_SCHEDULE.values()})
 ARENA_VERSION_TESTS_PER_OWNER = _env_int("ARENA_VERSION_TESTS_PER_OWNER", 2)  # running version tests per owner
 
 # --- Arena ----------------------------------------------------------------------------------------------------

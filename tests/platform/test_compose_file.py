@@ -1,6 +1,7 @@
 """docker-compose.yml and the Dockerfile describe the same service as `make up`, on PostgreSQL and Redis.
 No Docker engine runs here, so the files' structure is checked against the code they start."""
 
+import os
 import re
 from pathlib import Path
 
@@ -50,7 +51,7 @@ def test_commands_name_real_entry_points():
         command = services[name]["command"]
         assert command[:5] == ["celery", "--workdir", "platform", "-A", "arena_site"] and command[5] == name
         assert (ROOT / "platform" / "arena_site" / "celery.py").exists()
-    assert services["worker"]["command"][services["worker"]["command"].index("-Q") + 1] == "arena"
+    assert services["worker"]["command"][services["worker"]["command"].index("-Q") + 1] == "arena,arena-control"
     assert app.conf.task_default_queue  # the queue the worker listens on is the default queue in production
 
 
@@ -171,8 +172,8 @@ def test_notifications_have_a_queue_and_an_unprivileged_worker_of_their_own():
 
     services = compose()["services"]
     worker, notifier = services["worker"]["command"], services["notifier"]["command"]
-    default = worker[worker.index("-Q") + 1]
-    assert notifier[notifier.index("-Q") + 1] == f"{default}-notify" and default not in notifier
+    default, control = worker[worker.index("-Q") + 1].split(",")
+    assert notifier[notifier.index("-Q") + 1].split(",") == [f"{default}-notify", control]
     assert notifier[:6] == ["celery", "--workdir", "platform", "-A", "arena_site", "worker"]
     assert not services["notifier"].get("privileged") and services["notifier"].get("user") is None
     name = notifier[notifier.index("-n") + 1].split("@")[0]
@@ -206,3 +207,31 @@ def test_object_storage_is_a_minio_bucket_made_before_anything_uses_it():
     assert storage["BACKEND"] == "storages.backends.s3.S3Storage"
     assert storage["OPTIONS"]["endpoint_url"] == "http://minio:9000" and storage["OPTIONS"]["bucket_name"] == "arena"
     assert storage["OPTIONS"]["addressing_style"] == "path" and storage["OPTIONS"]["default_acl"] is None
+
+
+def test_beats_ticks_have_a_queue_that_no_match_can_hold_up():
+    """In production (compose) a tick of beat — matchmaking, the recovery of a dead worker's match, refits —
+    never waits behind queued matches or for a busy worker process: it goes to ARENA_CONTROL_QUEUE, which the
+    notifier (threads, never busy with a match) and every worker consume. Read in a fresh process with the
+    compose file's environment, as a container would."""
+    import json
+    import subprocess
+    import sys
+
+    services = compose()["services"]
+    control = services["worker"]["environment"]["ARENA_CONTROL_QUEUE"]
+    assert control in services["worker"]["command"][services["worker"]["command"].index("-Q") + 1].split(",")
+    assert control in services["notifier"]["command"][services["notifier"]["command"].index("-Q") + 1].split(",")
+    probe = ("import json, django; django.setup(); from django.conf import settings; "
+             "from arena_site.celery import app; "
+             "print(json.dumps({e['task']: app.amqp.router.route({}, e['task'])['queue'].name "
+             "for e in settings.CELERY_BEAT_SCHEDULE.values()} | "
+             "{'match': app.amqp.router.route({}, 'matches.tasks.run_match')['queue'].name}))")
+    env = {**os.environ, "ARENA_CONTROL_QUEUE": control, "ARENA_CELERY_QUEUE": "arena",
+           "DJANGO_SETTINGS_MODULE": "arena_site.test_settings",
+           "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)])}
+    routes = json.loads(subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,
+                                       check=True, timeout=120).stdout)
+    assert routes.pop("match") == "arena"
+    assert {"matchmaking.tasks.matchmake", "matches.tasks.recover_stale_matches"} <= set(routes)
+    assert set(routes.values()) == {control}, routes
