@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import logging
 import secrets
-import threading
 from pathlib import Path
 
 from celery import shared_task
 from django.conf import settings
-from django.db import close_old_connections, connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from arena_site import uid_blocks
+from arena_site.heartbeat import Heartbeat
 from arena_site.sandbox_mode import worker_refusal
 from arena_site.workers import worker_id
 from botregistry import package_cache, services
@@ -26,33 +26,18 @@ HOST_TROUBLE = "validation could not run on this server; use \"validate again\" 
 HOST_TROUBLE_BEFORE = "validation could not run on this server; please upload again later"
 
 
-class _ValidationHeartbeat(threading.Thread):
-    """Writes the validating run's heartbeat every ARENA_HEARTBEAT_SECONDS while it holds the version's claim,
-    so recovery tells a validation that is only slow (a long build) from one whose worker is gone."""
+class _ValidationHeartbeat(Heartbeat):
+    """The validating run's heartbeat (a long build is only slow; a gone worker's heartbeat goes stale)."""
 
     def __init__(self, version_id: int, claim: str):
-        super().__init__(name=f"validation-heartbeat-{version_id}", daemon=True)
+        super().__init__(f"the validation of version {version_id}")
         self.version_id, self.claim = version_id, claim
-        self.stopped = threading.Event()
 
-    def run(self) -> None:
-        try:
-            while not self.stopped.wait(settings.ARENA_HEARTBEAT_SECONDS):
-                try:
-                    uid_blocks.renew()  # the build's and the smoke match's bots hold uids of this worker's block
-                    if not BotVersion.objects.filter(pk=self.version_id, validation_claim=self.claim,
-                                                     status=BotVersion.Status.VALIDATING).update(
-                                                         validation_heartbeat_at=timezone.now()):
-                        return  # decided, or taken over by another run: its outcome will be discarded
-                except Exception:  # a database hiccup: the next beat tries again
-                    log.exception("heartbeat of the validation of version %s failed", self.version_id)
-                    close_old_connections()
-        finally:
-            connection.close()
-
-    def stop(self) -> None:
-        self.stopped.set()
-        self.join(timeout=10)
+    def beat(self) -> bool:
+        # nothing updated: decided, or taken over by another run (whose outcome stands, not this one's)
+        return bool(BotVersion.objects.filter(pk=self.version_id, validation_claim=self.claim,
+                                              status=BotVersion.Status.VALIDATING).update(
+                                                  validation_heartbeat_at=timezone.now()))
 
 
 def _manifest_unchanged(version: BotVersion) -> bool:

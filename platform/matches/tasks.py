@@ -7,16 +7,15 @@ disappears with a worker; `matches.services.claim` and `record_result` make the 
 from __future__ import annotations
 
 import logging
-import threading
 from contextlib import ExitStack
 from pathlib import Path
 
 from celery import shared_task
 from django.conf import settings
-from django.db import close_old_connections, connection
 
 from arena.match.types import BotSpec, MatchResult, TimeControl
 from arena_site import uid_blocks
+from arena_site.heartbeat import Heartbeat
 from arena_site.sandbox_mode import sandbox_enabled, unavailable_reason
 from botregistry.package_cache import PackageRefused, local_package
 from botregistry.services import resend_lost_validations
@@ -26,33 +25,20 @@ from matches.models import Match
 log = logging.getLogger("arena.platform")
 
 
-class _Heartbeat(threading.Thread):
-    """Writes the match's heartbeat while it runs, so a dead worker shows as a stale heartbeat."""
+class _Heartbeat(Heartbeat):
+    """The match's heartbeat while it runs: a dead worker shows as a stale heartbeat."""
 
     def __init__(self, match_id: int, run: services.Run):
-        super().__init__(name=f"heartbeat-{match_id}", daemon=True)
+        super().__init__(f"match {match_id}")
         self.match_id, self.run_ = match_id, run
-        self.stopped = threading.Event()
 
-    def run(self) -> None:
-        try:
-            while not self.stopped.wait(settings.ARENA_HEARTBEAT_SECONDS):
-                try:
-                    uid_blocks.renew()  # the bots of this run hold uids of this worker's block
-                    if not services.heartbeat(self.match_id, self.run_):
-                        # taken over (this worker was frozen past the stale threshold) or ended: the result
-                        # of this run will be discarded by record_result
-                        log.warning("match %s: run %s lost its claim", self.match_id, self.run_)
-                        return
-                except Exception:  # a database hiccup: the next beat tries again
-                    log.exception("heartbeat of match %s failed", self.match_id)
-                    close_old_connections()
-        finally:
-            connection.close()
-
-    def stop(self) -> None:
-        self.stopped.set()
-        self.join(timeout=10)
+    def beat(self) -> bool:
+        if services.heartbeat(self.match_id, self.run_):
+            return True
+        # taken over (this worker was frozen past the stale threshold) or ended: the result of this run will be
+        # discarded by record_result
+        log.warning("match %s: run %s lost its claim", self.match_id, self.run_)
+        return False
 
 
 class MatchCannotRun(RuntimeError):

@@ -197,12 +197,18 @@ def leave(team: Team, user) -> None:
     """`user` leaves the team (not its last owner)."""
     with transaction.atomic():
         rows = _lock_memberships(team)
-        mine = next((m for m in rows if m.user_id == user.pk), None)
-        if mine is None:
-            raise TeamRefused("you are not a member of this team", status=404)
+        mine = _membership_in(rows, user, "you are not a member of this team")
         _check_keeps_an_owner(rows, mine)
         mine.delete()
     forget(user)
+
+
+def _membership_in(rows: list[Membership], user, missing: str) -> Membership:
+    """`user`'s row among a team's (locked) memberships; a 404 saying `missing` when they have none."""
+    row = next((m for m in rows if m.user_id == user.pk), None)
+    if row is None:
+        raise TeamRefused(missing, status=404)
+    return row
 
 
 def remove_member(team: Team, by, user) -> None:
@@ -210,9 +216,7 @@ def remove_member(team: Team, by, user) -> None:
     with transaction.atomic():
         _require_owner(team, by)
         rows = _lock_memberships(team)
-        target = next((m for m in rows if m.user_id == user.pk), None)
-        if target is None:
-            raise TeamRefused(f"{user.username} is not a member of this team", status=404)
+        target = _membership_in(rows, user, f"{user.username} is not a member of this team")
         _check_keeps_an_owner(rows, target)
         target.delete()
 
@@ -224,9 +228,7 @@ def set_role(team: Team, by, user, role: str) -> Membership:
     with transaction.atomic():
         _require_owner(team, by)
         rows = _lock_memberships(team)
-        target = next((m for m in rows if m.user_id == user.pk), None)
-        if target is None:
-            raise TeamRefused(f"{user.username} is not a member of this team", status=404)
+        target = _membership_in(rows, user, f"{user.username} is not a member of this team")
         if role == Role.MEMBER:
             _check_keeps_an_owner(rows, target)
         target.role = role

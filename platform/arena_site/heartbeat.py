@@ -1,0 +1,47 @@
+"""The heartbeat of a task that runs bots (a match, a validation): a thread that, every ARENA_HEARTBEAT_SECONDS
+while the task runs, renews this worker's sandbox uid block (`uid_blocks.renew`) and writes the task's own
+heartbeat (`beat`), so recovery tells a task that is only slow from one whose worker is gone. `beat` returns False
+once the run lost its claim (taken over, or decided): the thread then stops, and the run's outcome is discarded
+by whoever records it. A database hiccup is logged and the next beat tries again."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from django.conf import settings
+from django.db import close_old_connections, connection
+
+from arena_site import uid_blocks
+
+log = logging.getLogger("arena.platform")
+
+
+class Heartbeat(threading.Thread):
+    """Subclasses say what a beat writes (`beat`) and what they beat for (`what`, for the log)."""
+
+    def __init__(self, what: str):
+        super().__init__(name=f"heartbeat of {what}", daemon=True)
+        self.what = what
+        self.stopped = threading.Event()
+
+    def beat(self) -> bool:
+        """Write this run's heartbeat; False when the run no longer holds its claim."""
+        raise NotImplementedError
+
+    def run(self) -> None:
+        try:
+            while not self.stopped.wait(settings.ARENA_HEARTBEAT_SECONDS):
+                try:
+                    uid_blocks.renew()  # the run's bots hold uids of this worker's block
+                    if not self.beat():
+                        return
+                except Exception:  # a database hiccup: the next beat tries again
+                    log.exception("heartbeat of %s failed", self.what)
+                    close_old_connections()
+        finally:
+            connection.close()
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.join(timeout=10)
