@@ -5,18 +5,13 @@ process of its own here, stopped and continued by the test, as an operator or a 
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
 import time
 
 import pytest
+from referee_helpers import BOTS, run_stopping_the_referee
 
 from arena import replay
 from arena.match.stalls import StallWatch
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 REFEREE = """
 import json, sys
@@ -36,28 +31,11 @@ def play_with_the_referee_stopped(tmp_path, decision_ms: int, bank_ms: int, firs
     """A Nim match, good against signaller, whose referee process is stopped for `stop_s` right after the
     signaller started its first decision; returns the signaller's seat, its decisions and the referee's log."""
     signal_file = tmp_path / "deciding"
-    bots = os.path.join(ROOT, "tests", "arena", "match", "bots")
     replay_path = tmp_path / "r.replay.json.gz"
-    referee = subprocess.Popen([sys.executable, "-c", REFEREE, bots, str(replay_path), str(decision_ms),
-                                str(bank_ms)], cwd=ROOT,
-                               env={**os.environ, "ARENA_TEST_SIGNAL": str(signal_file),
-                                    "ARENA_TEST_FIRST_S": str(first_decision_s)},
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 60
-        while not signal_file.exists():
-            assert referee.poll() is None, referee.communicate()
-            assert time.monotonic() < deadline, "the bot was never asked"
-            time.sleep(0.005)
-        os.kill(referee.pid, signal.SIGSTOP)  # the bot's decision is under way; it goes on deciding
-        time.sleep(stop_s)
-        os.kill(referee.pid, signal.SIGCONT)
-        out, err = referee.communicate(timeout=60)
-    finally:
-        if referee.poll() is None:
-            referee.kill()
-            referee.wait()
-    assert referee.returncode == 0, err
+    out, err = run_stopping_the_referee(
+        [REFEREE, str(BOTS), str(replay_path), str(decision_ms), str(bank_ms)],
+        {"ARENA_TEST_SIGNAL": str(signal_file), "ARENA_TEST_FIRST_S": str(first_decision_s)},
+        signal_file, stop_s, "the bot's first decision")
     seat = json.loads(out.strip().splitlines()[-1])["seats"][1]
     decisions = [d for d in replay.load(str(replay_path))["decisions"] if d["seat"] == 1 and not d["forced"]]
     return seat, decisions, err

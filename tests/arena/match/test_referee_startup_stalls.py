@@ -6,15 +6,9 @@ test, as tests/arena/match/test_referee_stalls.py does for decisions."""
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 
 import pytest
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+from referee_helpers import BOTS, run_stopping_the_referee
 
 REFEREE = """
 import json, sys
@@ -38,26 +32,10 @@ def start_with_the_referee_stopped(tmp_path, phase: str) -> tuple[dict, str]:
     signals the start-up `phase` ("socket": before it serves; "start": inside StartMatch) under way; returns
     latestarter's seat and the referee's log."""
     signal_file = tmp_path / "starting"
-    bots = os.path.join(ROOT, "tests", "arena", "match", "bots")
-    referee = subprocess.Popen([sys.executable, "-c", REFEREE, bots, str(STARTUP_MS)], cwd=ROOT,
-                               env={**os.environ, "ARENA_TEST_SIGNAL": str(signal_file), "ARENA_TEST_PHASE": phase,
-                                    "ARENA_TEST_SLEEP_S": str(SLEEP_S)},
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 60
-        while not signal_file.exists():
-            assert referee.poll() is None, referee.communicate()
-            assert time.monotonic() < deadline, "the bot never started"
-            time.sleep(0.005)
-        os.kill(referee.pid, signal.SIGSTOP)  # the bot's start-up is under way; it goes on meanwhile
-        time.sleep(STOP_S)
-        os.kill(referee.pid, signal.SIGCONT)
-        out, err = referee.communicate(timeout=60)
-    finally:
-        if referee.poll() is None:
-            referee.kill()
-            referee.wait()
-    assert referee.returncode == 0, err
+    out, err = run_stopping_the_referee(
+        [REFEREE, str(BOTS), str(STARTUP_MS)],
+        {"ARENA_TEST_SIGNAL": str(signal_file), "ARENA_TEST_PHASE": phase, "ARENA_TEST_SLEEP_S": str(SLEEP_S)},
+        signal_file, STOP_S, "the bot's start-up")
     return json.loads(out.strip().splitlines()[-1])["seats"][1], err
 
 
