@@ -36,6 +36,8 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from arena.games.minos import data as D
+from arena.games.minos.draft import group_options
+from arena.games.minos.final_combat import turn_order_round4
 from arena.games.minos.position import BOT, Player
 from arena.games.minos.setup import BOT_PARTS, PLAYER_PARTS
 from arena.games.minos.state import MinosState
@@ -273,13 +275,13 @@ def determinize(game: MinosGame, observation: dict[str, Any], rng: random.Random
             if s == viewer and (phase == "palace" or committed[s]):
                 st.commits[str(s)] = [c.split(":", 1)[-1] for c in views[s].get("pending", [])]
             elif phase == "groups" and committed[s]:
-                st.commits[str(s)] = rng.choice(st.group_options(s))
+                st.commits[str(s)] = rng.choice(group_options(st, s))
     elif phase == "draft":
         st.step_i = len(st.owner)
     elif phase == "actions":
         st.step_i = len(st.retrieved) - (st.turn is not None)
     elif phase == "final_combat":
-        st.final_order = list(st.turn_order_round4)
+        st.final_order = turn_order_round4(st)
         region = int(obs.get("combat_region") or 0)  # region ids start at 1: 0 is "none" (protobuf default)
         if region:  # the holder decides whether to fight there
             st.final_regions = [r for r in sorted(st.regions) if r >= region and st.regions[r]["sea"]]

@@ -4,14 +4,11 @@ decision that turns a seat's dice into track steps (DP-7)."""
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, cast
 
 from arena.games.minos import data as D
+from arena.games.minos.position import MinosPosition
 from arena.games.minos.rhadamanthus import bot_draft
-from arena.games.minos.vases import VasesMixin
-
-if TYPE_CHECKING:
-    from arena.games.minos.state import MinosState
+from arena.games.minos.vases import checkpoint
 
 
 @functools.lru_cache(maxsize=4096)
@@ -33,114 +30,103 @@ def _group_options(dice: tuple, thr: int) -> tuple:
     return tuple(sorted(found, key=lambda t: (len(t), [D.TRACKS.index(x) for x in t])))
 
 
-class DraftMixin(VasesMixin):
-    """Round start, dice draft and groups (phases `draft`, `groups`, `groups_apply`), then the vase checkpoint.
+def start_round(st: MinosPosition) -> None:
+    st.vp_cat = "play"
+    roll(st)
+    if st.solo:
+        deck = sorted(D.BOT_DECK)
+        st.rng.shuffle(deck)
+        st.solo_bot()["deck"] = deck
+        st.solo_bot()["drawn"] = []
+        st.solo_bot()["intent"] = {}
+    st.phase = "draft"
+    st.step_i = 0
+    st._ev(type="round", round=st.round, dice={d: v[1] for d, v in st.dice.items()})
 
-    A mixin of `MinosState`: it adds no fields."""
 
-    __slots__ = ()
+def roll(st: MinosPosition) -> None:
+    limit = D.C["reroll_if_same_value_at_least"]
+    while True:
+        values = [st.rng.randint(1, 6) for _ in st.dice]
+        if max(values.count(v) for v in range(1, 7)) < limit:
+            break
+    for d, v in zip(st.dice, values):
+        st.dice[d][1] = v
+    st.owner = {}
+    st.rows = {r: [] for r in D.ROWS}
+    st.retrieved = []
 
-    def _start_round(self) -> None:
-        self.vp_cat = "play"
-        self._roll()
-        if self.solo:
-            deck = sorted(D.BOT_DECK)
-            self.rng.shuffle(deck)
-            self.solo_bot()["deck"] = deck
-            self.solo_bot()["drawn"] = []
-            self.solo_bot()["intent"] = {}
-        self.phase = "draft"
-        self.step_i = 0
-        self._ev(type="round", round=self.round, dice={d: v[1] for d, v in self.dice.items()})
 
-    def _roll(self) -> None:
-        limit = D.C["reroll_if_same_value_at_least"]
-        while True:
-            values = [self.rng.randint(1, 6) for _ in self.dice]
-            if max(values.count(v) for v in range(1, 7)) < limit:
-                break
-        for d, v in zip(self.dice, values):
-            self.dice[d][1] = v
-        self.owner = {}
-        self.rows = {r: [] for r in D.ROWS}
-        self.retrieved = []
-
-    def _place(self, s: int, die: str, row: str) -> None:
-        v = self.dice[die][1]
-        dice = self.rows[row]
-        idx = sum(1 for d in dice if self.dice[d][1] <= v)
-        dice.insert(idx, die)
-        self.owner[die] = s
-        self._ev(type="place", seat=s, die=die, row=row)
-
-    def _pool(self) -> list[str]:
-        return [d for d in self.dice if d not in self.owner]
-
-    def _free_rows(self) -> list[str]:
-        return [r for r in D.ROWS if len(self.rows[r]) < len(D.BOARD[self.board_n][r])]
-
-    def _auto_draft(self) -> bool:
-        order = self.turn_order
-        while self.step_i < 4 * len(order):
-            s = order[self.step_i % len(order)]
-            if self._human(s):
-                return True
-            bot_draft(cast("MinosState", self))
-            self.step_i += 1
-        # draft over: progress tracks (simultaneous)
-        self.sim = self._order_humans()
-        self.commits = {}
-        self.phase = "groups"
-        return False
-
-    def _auto_groups(self) -> bool:
-        if self.sim:
+def auto_draft(st: MinosPosition) -> bool:
+    order = st.turn_order
+    while st.step_i < 4 * len(order):
+        s = order[st.step_i % len(order)]
+        if st._human(s):
             return True
-        self.foraged = []
-        for s in self._order_humans():
-            tracks = self.commits[str(s)]
-            gvp = self.mods(s)["group_vp"]
-            if tracks and gvp:
-                self.queue.append({"op": "vp", "n": gvp * len(tracks), "p": s})
-            for t in tracks:
-                self.queue.append({"op": "track", "track": t, "n": 1, "p": s})
-        self.commits = {}
-        self.phase = "groups_apply"
-        return False
+        bot_draft(st)
+        st.step_i += 1
+    # draft over: progress tracks (simultaneous)
+    st.sim = st._order_humans()
+    st.commits = {}
+    st.phase = "groups"
+    return False
 
-    def _auto_groups_apply(self) -> bool:
-        self._checkpoint()
-        self.phase = "actions"
-        self.step_i = 0
-        self.turn = None
-        return False
 
-    def _legal_draft(self) -> list[str]:
-        """`draft:<colour><value>:<row>` once per distinct die face in the pool (two red 5s are one choice)."""
-        rows = self._free_rows()
-        faces = dict.fromkeys(f"{c}{v}" for c, v in (self.dice[d] for d in self._pool()))
-        return [f"draft:{f}:{r}" for f in faces for r in rows]
+def auto_groups(st: MinosPosition) -> bool:
+    if st.sim:
+        return True
+    st.foraged = []
+    for s in st._order_humans():
+        tracks = st.commits[str(s)]
+        gvp = st.mods(s)["group_vp"]
+        if tracks and gvp:
+            st.queue.append({"op": "vp", "n": gvp * len(tracks), "p": s})
+        for t in tracks:
+            st.queue.append({"op": "track", "track": t, "n": 1, "p": s})
+    st.commits = {}
+    st.phase = "groups_apply"
+    return False
 
-    def _pool_die(self, face: str) -> str:
-        """The pool die a `draft:` face such as `red5` takes: the first such die in id order (dice of one colour
-        and value are interchangeable, so which one moves changes nothing but its id)."""
-        colour, value = face[:-1], int(face[-1])
-        return next(d for d in self._pool() if self.dice[d][0] == colour and self.dice[d][1] == value)
 
-    def _do_draft(self, s: int, text: str) -> None:
-        _, face, row = text.split(":")
-        self._place(s, self._pool_die(face), row)
-        self.step_i += 1
+def auto_groups_apply(st: MinosPosition) -> bool:
+    checkpoint(st)
+    st.phase = "actions"
+    st.step_i = 0
+    st.turn = None
+    return False
 
-    def group_options(self, s: int) -> list[list[str]]:
-        """Every achievable multiset of at most 2 track steps from the seat's 4 placed dice (DP-7)."""
-        dice = tuple(sorted(tuple(self.dice[d]) for d, o in self.owner.items() if o == s))
-        return [list(t) for t in _group_options(dice, self.mods(s)["group_threshold"])]
 
-    def _legal_groups(self) -> list[str]:
-        return ["groups:" + (",".join(t) if t else "none") for t in self.group_options(self.sim[0])]
+def legal_draft(st: MinosPosition) -> list[str]:
+    """`draft:<colour><value>:<row>` once per distinct die face in the pool (two red 5s are one choice)."""
+    rows = st._free_rows()
+    faces = dict.fromkeys(f"{c}{v}" for c, v in (st.dice[d] for d in st._pool()))
+    return [f"draft:{f}:{r}" for f in faces for r in rows]
 
-    def _do_groups(self, s: int, text: str) -> None:
-        arg = text.split(":")[1]
-        self.commits[str(s)] = [] if arg == "none" else arg.split(",")
-        self.sim.pop(0)
+
+def _pool_die(st: MinosPosition, face: str) -> str:
+    """The pool die a `draft:` face such as `red5` takes: the first such die in id order (dice of one colour
+    and value are interchangeable, so which one moves changes nothing but its id)."""
+    colour, value = face[:-1], int(face[-1])
+    return next(d for d in st._pool() if st.dice[d][0] == colour and st.dice[d][1] == value)
+
+
+def do_draft(st: MinosPosition, s: int, text: str) -> None:
+    _, face, row = text.split(":")
+    st._place(s, _pool_die(st, face), row)
+    st.step_i += 1
+
+
+def group_options(st: MinosPosition, s: int) -> list[list[str]]:
+    """Every achievable multiset of at most 2 track steps from the seat's 4 placed dice (DP-7)."""
+    dice = tuple(sorted(tuple(st.dice[d]) for d, o in st.owner.items() if o == s))
+    return [list(t) for t in _group_options(dice, st.mods(s)["group_threshold"])]
+
+
+def legal_groups(st: MinosPosition) -> list[str]:
+    return ["groups:" + (",".join(t) if t else "none") for t in group_options(st, st.sim[0])]
+
+
+def do_groups(st: MinosPosition, s: int, text: str) -> None:
+    arg = text.split(":")[1]
+    st.commits[str(s)] = [] if arg == "none" else arg.split(",")
+    st.sim.pop(0)

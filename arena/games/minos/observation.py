@@ -10,13 +10,12 @@ The keys match the `MinosObservation` protocol message field for field.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from arena.games.minos import data as D
-from arena.games.minos.position import Region
-
-if TYPE_CHECKING:
-    from arena.games.minos.state import MinosState
+from arena.games.minos.end_of_round import palace_limit
+from arena.games.minos.position import MinosPosition, Region
+from arena.games.minos.scoring import ranking, solo_won
 
 
 def trait_text(card: str) -> str:
@@ -32,7 +31,7 @@ def _op_text(op: dict) -> str:
     return " ".join(parts)
 
 
-def _commit_pending(st: MinosState, s: int) -> list[str]:
+def _commit_pending(st: MinosPosition, s: int) -> list[str]:
     c = st.commits
     if st.phase == "keep":
         return list(c.get(str(s), [])) + ([f"palace:{c[f'{s}p']}"] if f"{s}p" in c else [])
@@ -41,7 +40,7 @@ def _commit_pending(st: MinosState, s: int) -> list[str]:
     return []
 
 
-def _player(st: MinosState, s: int, viewer: int | None) -> dict[str, Any]:
+def _player(st: MinosPosition, s: int, viewer: int | None) -> dict[str, Any]:
     p = st.players[s]
     sees = viewer is None or viewer == s
     if sees:
@@ -71,7 +70,7 @@ def _player(st: MinosState, s: int, viewer: int | None) -> dict[str, Any]:
         "foundation_tiles": list(p["found"]),
         "setup_drawn": sorted(p["drawn"]) if sees else [], "setup_drawn_count": len(p["drawn"]),
         "committed": committed, "pending": _commit_pending(st, s) if sees else [],
-        "palace_limit": st.palace_limit(s) if p["ability"] else 0,
+        "palace_limit": palace_limit(st, s) if p["ability"] else 0,
         "modifiers": st.mods(s) if p["ability"] else {},
     }
 
@@ -84,7 +83,7 @@ def _sea(reg: Region, omni: bool) -> list[str]:
     return out
 
 
-def observe(st: MinosState, seat: int | None) -> dict[str, Any]:
+def observe(st: MinosPosition, seat: int | None) -> dict[str, Any]:
     omni = seat is None
     obs: dict[str, Any] = {
         "seat": -1 if omni else seat,
@@ -141,7 +140,7 @@ def observe(st: MinosState, seat: int | None) -> dict[str, Any]:
                          "goods_pile": list(st.pile),
                          "bot_deck": list(st.solo_bot()["deck"]) if st.solo else []}
     if st.phase == "over":
-        obs["ranking"] = st.ranking()
+        obs["ranking"] = ranking(st)
         if st.solo:
-            obs["solo_won"] = st.solo_won()
+            obs["solo_won"] = solo_won(st)
     return obs

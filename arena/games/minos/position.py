@@ -1,22 +1,21 @@
 """The declared Minos position: every field a `MinosState` holds, typed, and the small helpers every phase uses.
 
-`MinosPosition` is the one base of the phase mixins (`setup`, `draft`, `turn`, `effects`, `end_of_round`,
-`vases`, `final_combat`, `scoring`): a mixin reads and writes only the fields declared here (as `__slots__`, so a
-field is found without a dictionary look-up) and calls the phases it follows by subclassing them, so a type
-checker sees every attribute and every call. The nested records are plain dicts (they are copied, pickled and
-written to JSON as they are); their keys are declared by the `TypedDict`s below.
+The rules are plain functions over a `MinosPosition`, one module per phase (`setup`, `draft`, `turn`,
+`effects`, `end_of_round`, `vases`, `final_combat`, `scoring`, and `rhadamanthus` for the solo opponent): a
+phase reads and writes only the fields declared here (as `__slots__`, so a field is found without a dictionary
+look-up) and imports the phases it calls, so a type checker sees every attribute and every call, and the files
+import one way: down to this module, never back up to the state (`state.py`) that drives them. The nested
+records are plain dicts (they are copied, pickled and written to JSON as they are); their keys are declared by
+the `TypedDict`s below.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import Any, TypedDict
 
-from arena.games.base import Event, State
+from arena.games.base import TERMINAL, Event, Game, State
 from arena.games.minos import data as D
 from arena.games.rng import SplitMix64
-
-if TYPE_CHECKING:
-    from arena.games.minos.game import MinosGame
 
 #: Map seat of Rhadamanthus in solo games (the human is seat 0).
 BOT = 1
@@ -123,7 +122,7 @@ class MinosPosition(State):
     __slots__ = SAVED + ("regions", "rng", "game", "events", "_legal_cache", "_dirty")
 
     # --- the game
-    game: MinosGame
+    game: Game                   # the MinosGame (typed by its base: the rules never import the game)
     n: int                       # human seats
     solo: bool
     nm: int                      # map seats (solo: 2, the bot on BOT)
@@ -170,6 +169,61 @@ class MinosPosition(State):
     events: list[Event] | None   # the events of the apply() under way
     _legal_cache: list[str] | None
     _dirty: bool                 # something a vase counts may have changed since the last checkpoint
+
+    # ------------------------------------------------------------------ whose decision, and which
+
+    def _turn_seat(self) -> int:
+        return self.turn_order[self.step_i % len(self.turn_order)]
+
+    def current_player(self) -> int:
+        if self.phase == "over":
+            return TERMINAL
+        if self.queue:
+            return self.queue[0]["p"]
+        if self.phase == "actions":
+            return self.turn["seat"] if self.turn else self._turn_seat()
+        if self.phase == "draft":
+            return self._turn_seat()
+        if self.phase == "final_combat":
+            return self.commits["holder"]
+        return self.sim[0]
+
+    def decision(self) -> str:
+        """The name of the pending decision (rules §15.1), e.g. `draft`, `turn`, `temp_good`, `palace`."""
+        if self.phase == "over":
+            return "none"
+        if self.queue:
+            return self.queue[0]["op"].lstrip("_")
+        if self.phase == "actions":
+            return "turn" if self.turn else "retrieve"
+        if self.phase == "keep":
+            return "setup_palace" if str(self.sim[0]) in self.commits else "keep"
+        return self.phase
+
+    # ------------------------------------------------------------------ the dice on the action board
+
+    def _pool(self) -> list[str]:
+        return [d for d in self.dice if d not in self.owner]
+
+    def _free_rows(self) -> list[str]:
+        return [r for r in D.ROWS if len(self.rows[r]) < len(D.BOARD[self.board_n][r])]
+
+    def _place(self, s: int, die: str, row: str) -> None:
+        v = self.dice[die][1]
+        dice = self.rows[row]
+        idx = sum(1 for d in dice if self.dice[d][1] <= v)
+        dice.insert(idx, die)
+        self.owner[die] = s
+        self._ev(type="place", seat=s, die=die, row=row)
+
+    def slot_data(self, row: str, slot: int) -> dict:
+        return D.BOARD[self.board_n][row][slot - 1]
+
+    def die_place(self, die: str) -> tuple[str, int]:
+        for r, dice in self.rows.items():
+            if die in dice:
+                return r, dice.index(die) + 1
+        return "", 0
 
     # ------------------------------------------------------------------ helpers every phase uses
 

@@ -6,19 +6,15 @@ Rhadamanthus sits on map seat `BOT` (1). It has no resources; it gains VP direct
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from arena.games.minos import data as D
-from arena.games.minos.position import BOT, Region
-
-if TYPE_CHECKING:
-    from arena.games.minos.state import MinosState
+from arena.games.minos.effects import take_offer
+from arena.games.minos.position import BOT, MinosPosition, Region
 
 COLOUR_RANK = {c: i for i, c in enumerate(D.SOLO["die_colour_tiebreak"])}
 ROW_RANK = {r: i for i, r in enumerate(D.SOLO["retrieve_tiebreak_rows"])}
 
 
-def pick_die(state: MinosState, front: dict, pool: list[str]) -> str:
+def pick_die(state: MinosPosition, front: dict, pool: list[str]) -> str:
     """The die a bot card's front selects from `pool` (§14.2 step 2)."""
     rule = front["die"]
     sign = -1 if rule["pick"] == "highest" else 1
@@ -35,7 +31,7 @@ def pick_die(state: MinosState, front: dict, pool: list[str]) -> str:
     return best(pool)
 
 
-def placement_row(state: MinosState, back: dict) -> str:
+def placement_row(state: MinosPosition, back: dict) -> str:
     """The first row with a free slot in the order a1, wild, a2, a3, a4 (§14.2 step 3)."""
     a = back["action_priority"]
     free = state._free_rows()
@@ -45,7 +41,7 @@ def placement_row(state: MinosState, back: dict) -> str:
     raise AssertionError("the action board always has a free slot during the draft")
 
 
-def claim_vase(state: MinosState, colour: str) -> None:
+def claim_vase(state: MinosPosition, colour: str) -> None:
     """§14.4: the lowest free VP slot of that colour's vase, unless the bot already has a marker there."""
     vase = next(v for v in state.vases if v["colour"] == colour)
     if BOT in vase["achieved"]:
@@ -59,7 +55,7 @@ def claim_vase(state: MinosState, colour: str) -> None:
     state._ev(type="bot_vase", vase=vase["id"], vp=free[0][0])
 
 
-def bot_draft(state: MinosState) -> None:
+def bot_draft(state: MinosPosition) -> None:
     b = state.solo_bot()
     card = b["deck"].pop(0)
     b["drawn"].append(card)
@@ -77,7 +73,7 @@ def _level1_on_top(reg: Region) -> bool:
     return bool(reg["sea"]) and D.SEA[reg["sea"][-1]]["level"] == 1
 
 
-def bot_turn(state: MinosState) -> None:
+def bot_turn(state: MinosPosition) -> None:
     """One action turn of Rhadamanthus (§14.3)."""
     b = state.solo_bot()
     mine = [d for d, o in state.owner.items() if o == BOT and d not in state.retrieved]
@@ -102,20 +98,20 @@ def bot_turn(state: MinosState) -> None:
         globals()["_point_" + action](state)
 
 
-def _fallback(state: MinosState) -> None:
+def _fallback(state: MinosPosition) -> None:
     state._bot_vp(D.C["bot_empty_fallback_vp"], "fallback")
 
 
-def _point_prepare(state: MinosState) -> None:
+def _point_prepare(state: MinosPosition) -> None:
     for i, c in enumerate(state.offer):
         if c:
-            state.solo_bot()["down"].append(state._take_offer(i))
+            state.solo_bot()["down"].append(take_offer(state, i))
             state._ev(type="bot_take", card=c, face="down")
             return
     _fallback(state)
 
 
-def _point_develop(state: MinosState) -> None:
+def _point_develop(state: MinosPosition) -> None:
     best = -1
     for i, c in enumerate(state.offer):
         if c and (best < 0 or D.card_of(c)["vp"] > D.card_of(state.offer[best])["vp"]):
@@ -123,16 +119,16 @@ def _point_develop(state: MinosState) -> None:
     if best < 0:
         _fallback(state)
         return
-    c = state._take_offer(best)
+    c = take_offer(state, best)
     state.solo_bot()["up"].append(c)
     state._ev(type="bot_take", card=c, face="up")
 
 
-def _candidates(state: MinosState, good: str) -> list[int]:
+def _candidates(state: MinosPosition, good: str) -> list[int]:
     return [r for r in D.BOT_CANDIDATES[good] if r in state.regions]
 
 
-def _point_build(state: MinosState) -> None:
+def _point_build(state: MinosPosition) -> None:
     b = state.solo_bot()
     good = state.rng.choice(D.SOLO["randomization_pool"])
     cands = _candidates(state, good)
@@ -167,7 +163,7 @@ def _point_build(state: MinosState) -> None:
     _fallback(state)
 
 
-def _place_presence(state: MinosState, r: int) -> None:
+def _place_presence(state: MinosPosition, r: int) -> None:
     b = state.solo_bot()
     w = state.regions[r]["w"]
     rival = max(x for s, x in enumerate(w) if s != BOT)
@@ -177,7 +173,7 @@ def _place_presence(state: MinosState, r: int) -> None:
     state._ev(type="bot_deploy", region=r, warriors=k)
 
 
-def _point_expand(state: MinosState) -> None:
+def _point_expand(state: MinosPosition) -> None:
     b = state.solo_bot()
     good = state.rng.choice(D.SOLO["randomization_pool"])
     cands = _candidates(state, good)

@@ -7,7 +7,8 @@ A `MinosState` holds everything: the board, each seat's resources, the decks, th
 operation that needs a choice (a good of any type, a card from the offer or deck, a region to deploy to, ...)
 stops the queue and becomes the current decision; `apply()` answers it and the queue runs on. When the queue is
 empty the current *phase* decides what happens next (setup draft, dice draft, groups, action turns, income,
-palace, scoring, final combat), through the dispatch tables `AUTO_STEP`, `LEGAL` and `DO` below. Every automatic
+palace, scoring, final combat), through the dispatch tables `AUTO_STEP`, `LEGAL` and `DO` below, which lead to
+the plain functions of each phase's module. Every automatic
 step, and every move of the solo opponent Rhadamanthus, happens inside `apply()` (and at setup), so
 `current_player()` is always a human seat.
 
@@ -20,22 +21,18 @@ from __future__ import annotations
 import copy
 import pickle
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-from arena.games.base import TERMINAL, Action, Event, IllegalAction
+from arena.games import base
+from arena.games.base import Action, Event, IllegalAction
 from arena.games.minos import data as D
+from arena.games.minos import draft, end_of_round, final_combat, scoring, setup, turn
 from arena.games.minos.actions import MinosAction
-from arena.games.minos.draft import DraftMixin
-from arena.games.minos.end_of_round import EndOfRoundMixin
-from arena.games.minos.final_combat import FinalCombatMixin
+from arena.games.minos.effects import choice_options, choose, execute
 from arena.games.minos.observation import observe
-from arena.games.minos.position import BOT, Region
-from arena.games.minos.setup import SetupMixin, _new_bot, _new_player
-from arena.games.minos.turn import TurnMixin
+from arena.games.minos.position import BOT, MinosPosition, Region
+from arena.games.minos.vases import checkpoint
 from arena.games.rng import SplitMix64
-
-if TYPE_CHECKING:
-    from arena.games.minos.game import MinosGame
 
 __all__ = ["BOT", "MinosState"]
 
@@ -50,18 +47,18 @@ def _intern(text: str) -> MinosAction:
     return a
 
 
-class MinosState(TurnMixin, SetupMixin):
+class MinosState(MinosPosition):
     """One Minos position. Build it with `MinosGame.new_state(seed)`.
 
     This class ties the phases together: the State interface, the driver that runs automatic steps, copying
     and JSON. Its fields and shared helpers are declared in `MinosPosition` (`position.py`); each phase's rules
-    live in a mixin module of this package over that base (`setup`, `draft`, `turn`, `effects`,
-    `end_of_round`, `vases`, `final_combat`, `scoring`), and the phase and decision names lead to their
-    methods through the explicit tables `AUTO_STEP`, `LEGAL` and `DO`."""
+    are plain functions over that position in a module of this package (`setup`, `draft`, `turn`, `effects`,
+    `end_of_round`, `vases`, `final_combat`, `scoring`), and the phase and decision names lead to them through
+    the explicit tables `AUTO_STEP`, `LEGAL` and `DO`."""
 
     __slots__ = ()
 
-    def __init__(self, game: MinosGame, seed: int | None = None):
+    def __init__(self, game: base.Game, seed: int | None = None):
         self.game = game
         self.events = None
         self._legal_cache = None
@@ -78,8 +75,8 @@ class MinosState(TurnMixin, SetupMixin):
         self.era = "I"
         self.phase = "setup"
         self.vp_cat = "play"
-        self.players = [_new_player(s) for s in range(n)]
-        self.bot = _new_bot(D.SOLO["difficulty_start_vp"][game.options["difficulty"]]) if self.solo else None
+        self.players = [setup.new_player(s) for s in range(n)]
+        self.bot = setup.new_bot(D.SOLO["difficulty_start_vp"][game.options["difficulty"]]) if self.solo else None
         self.queue = []
         self.turn = None
         self.foraged = []
@@ -107,37 +104,12 @@ class MinosState(TurnMixin, SetupMixin):
         self.regions = {
             r: Region(w=[0] * self.nm, city=-1, tower=False, farms=[-1, -1], found="", sea=[]) for r in self.in_play}
         self.trade_tiles = list(D.TRADE_TILES)
-        self._setup()
+        setup.setup(self)
 
     # ------------------------------------------------------------------ State interface
 
-    def current_player(self) -> int:
-        if self.phase == "over":
-            return TERMINAL
-        if self.queue:
-            return self.queue[0]["p"]
-        if self.phase == "actions":
-            return self.turn["seat"] if self.turn else self._turn_seat()
-        if self.phase == "draft":
-            return self._turn_seat()
-        if self.phase == "final_combat":
-            return self.commits["holder"]
-        return self.sim[0]
-
     def is_terminal(self) -> bool:
         return self.phase == "over"
-
-    def decision(self) -> str:
-        """The name of the pending decision (rules §15.1), e.g. `draft`, `turn`, `temp_good`, `palace`."""
-        if self.phase == "over":
-            return "none"
-        if self.queue:
-            return self.queue[0]["op"].lstrip("_")
-        if self.phase == "actions":
-            return "turn" if self.turn else "retrieve"
-        if self.phase == "keep":
-            return "setup_palace" if str(self.sim[0]) in self.commits else "keep"
-        return self.phase
 
     def legal_actions(self) -> list[Action]:
         return [_ACTIONS.get(t) or _intern(t) for t in self._legal_texts()]
@@ -151,7 +123,7 @@ class MinosState(TurnMixin, SetupMixin):
         if self.phase == "over":
             out = []
         elif self.queue:
-            out = self._choice_options(self.queue[0])
+            out = choice_options(self, self.queue[0])
         else:
             out = self.LEGAL[self.decision()](self)
         self._legal_cache = out
@@ -171,7 +143,7 @@ class MinosState(TurnMixin, SetupMixin):
         events: list[Event] = [{"type": "decision", "seat": seat, "action": text, "decision": self.decision()}]
         self.events = events
         if self.queue:
-            self._choose(self.queue[0], text)
+            choose(self, self.queue[0], text)
         else:
             self.DO[self.decision()](self, seat, text)
         self._advance()
@@ -201,40 +173,37 @@ class MinosState(TurnMixin, SetupMixin):
         """Run automatic steps until a human decision is pending or the game is over."""
         while True:
             while self.queue:
-                if self._exec(self.queue[0]):
+                if execute(self, self.queue[0]):
                     return
             if self.phase in ("actions", "final_combat") and self._dirty:
-                self._checkpoint()
+                checkpoint(self)
             if self.AUTO_STEP[self.phase](self):
                 return
 
-    def _auto_over(self) -> bool:
-        return True
 
     #: Each phase's automatic step (in its module): it runs what needs no decision and returns True when a
     #: human decision is pending.
-    AUTO_STEP: ClassVar[dict[str, Callable[[MinosState], bool]]] = {
-        "setup_pick": SetupMixin._auto_setup_pick, "start_region": SetupMixin._auto_start_region,
-        "keep": SetupMixin._auto_keep, "draft": DraftMixin._auto_draft, "groups": DraftMixin._auto_groups,
-        "groups_apply": DraftMixin._auto_groups_apply, "actions": TurnMixin._auto_actions,
-        "income": EndOfRoundMixin._auto_income, "palace": EndOfRoundMixin._auto_palace,
-        "final_combat": FinalCombatMixin._auto_final_combat, "over": _auto_over,
+    AUTO_STEP: ClassVar[dict[str, Callable[[MinosPosition], bool]]] = {
+        "setup_pick": setup.auto_setup_pick, "start_region": setup.auto_start_region, "keep": setup.auto_keep,
+        "draft": draft.auto_draft, "groups": draft.auto_groups, "groups_apply": draft.auto_groups_apply,
+        "actions": turn.auto_actions, "income": end_of_round.auto_income, "palace": end_of_round.auto_palace,
+        "final_combat": final_combat.auto_final_combat, "over": lambda st: True,
     }
     #: The legal action texts of each decision asked outside the effect queue (`decision()`).
-    LEGAL: ClassVar[dict[str, Callable[[MinosState], list[str]]]] = {
-        "setup_pick": SetupMixin._legal_setup_pick, "start_region": SetupMixin._legal_start_region,
-        "keep": SetupMixin._legal_keep, "setup_palace": SetupMixin._legal_setup_palace,
-        "draft": DraftMixin._legal_draft, "groups": DraftMixin._legal_groups,
-        "retrieve": TurnMixin._legal_retrieve, "turn": TurnMixin._legal_turn,
-        "palace": EndOfRoundMixin._legal_palace, "final_combat": FinalCombatMixin._legal_final_combat,
+    LEGAL: ClassVar[dict[str, Callable[[MinosPosition], list[str]]]] = {
+        "setup_pick": setup.legal_setup_pick, "start_region": setup.legal_start_region,
+        "keep": setup.legal_keep, "setup_palace": setup.legal_setup_palace,
+        "draft": draft.legal_draft, "groups": draft.legal_groups,
+        "retrieve": turn.legal_retrieve, "turn": turn.legal_turn,
+        "palace": end_of_round.legal_palace, "final_combat": final_combat.legal_final_combat,
     }
     #: How each of those decisions applies the chosen text for its seat.
-    DO: ClassVar[dict[str, Callable[[MinosState, int, str], None]]] = {
-        "setup_pick": SetupMixin._do_setup_pick, "start_region": SetupMixin._do_start_region,
-        "keep": SetupMixin._do_keep, "setup_palace": SetupMixin._do_setup_palace,
-        "draft": DraftMixin._do_draft, "groups": DraftMixin._do_groups,
-        "retrieve": TurnMixin._do_retrieve, "turn": TurnMixin._do_turn,
-        "palace": EndOfRoundMixin._do_palace, "final_combat": FinalCombatMixin._do_final_combat,
+    DO: ClassVar[dict[str, Callable[[MinosPosition, int, str], None]]] = {
+        "setup_pick": setup.do_setup_pick, "start_region": setup.do_start_region,
+        "keep": setup.do_keep, "setup_palace": setup.do_setup_palace,
+        "draft": draft.do_draft, "groups": draft.do_groups,
+        "retrieve": turn.do_retrieve, "turn": turn.do_turn,
+        "palace": end_of_round.do_palace, "final_combat": final_combat.do_final_combat,
     }
 
     # ------------------------------------------------------------------ copying and JSON
@@ -258,7 +227,7 @@ class MinosState(TurnMixin, SetupMixin):
         return d
 
     @classmethod
-    def from_json(cls, game: MinosGame, data: dict[str, Any]) -> MinosState:
+    def from_json(cls, game: base.Game, data: dict[str, Any]) -> MinosState:
         """The state `to_json()` wrote (`data` is not kept: the state gets its own copy). A key that is not a
         field raises ValueError."""
         new = cls(game)
@@ -274,3 +243,18 @@ class MinosState(TurnMixin, SetupMixin):
 
     def observation(self, seat: int | None) -> dict[str, Any]:
         return observe(self, seat)
+
+    # ------------------------------------------------------------------ results (`scoring`)
+
+    def scores(self) -> list[float]:
+        return scoring.scores(self)
+
+    def ranking(self) -> list[int]:
+        return scoring.ranking(self)
+
+    def score_breakdown(self) -> list[dict[str, float]]:
+        return scoring.score_breakdown(self)
+
+    def solo_won(self) -> bool:
+        """Solo: the human wins only with strictly more VP than Rhadamanthus (§12.4)."""
+        return scoring.solo_won(self)

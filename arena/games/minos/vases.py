@@ -7,79 +7,75 @@ from arena.games.minos import data as D
 from arena.games.minos.position import MinosPosition
 
 
-class VasesMixin(MinosPosition):
-    """Vase counts and the vase checkpoint. A mixin of `MinosState` over the declared `MinosPosition`: it adds
-    no fields."""
+def vase_value(st: MinosPosition, s: int, kind: str, doms: list[int] | None = None) -> int:
+    """The seat's current count for a vase condition kind (§8)."""
+    p = st.players[s]
+    if kind == "regions_present":
+        return sum(1 for reg in st.regions.values() if reg["w"][s])
+    if kind == "regions_dominated":
+        if doms is None:
+            doms = [st.dominant(r) for r in st.regions]
+        return doms.count(s)
+    if kind == "sea_peoples_defeated":
+        return len(p["sea"])
+    if kind == "farms":
+        return st.farms_on_map(s)
+    if kind == "ships":
+        return sum(1 for v in p["ships"].values() if v)
+    if kind == "perm_goods":
+        return sum(p["perm"].values())
+    if kind == "palace_cards":
+        return len(p["palace"])
+    if kind == "play_area_plus_palace_cards":
+        return len(p["palace"]) + len(p["play"])
+    if kind == "progress_sum":
+        return sum(p["tracks"].values())
+    raise KeyError(kind)
 
-    __slots__ = ()
 
-    def vase_value(self, s: int, kind: str, doms: list[int] | None = None) -> int:
-        """The seat's current count for a vase condition kind (§8)."""
-        p = self.players[s]
-        if kind == "regions_present":
-            return sum(1 for reg in self.regions.values() if reg["w"][s])
-        if kind == "regions_dominated":
-            if doms is None:
-                doms = [self.dominant(r) for r in self.regions]
-            return doms.count(s)
-        if kind == "sea_peoples_defeated":
-            return len(p["sea"])
-        if kind == "farms":
-            return self.farms_on_map(s)
-        if kind == "ships":
-            return sum(1 for v in p["ships"].values() if v)
-        if kind == "perm_goods":
-            return sum(p["perm"].values())
-        if kind == "palace_cards":
-            return len(p["palace"])
-        if kind == "play_area_plus_palace_cards":
-            return len(p["palace"]) + len(p["play"])
-        if kind == "progress_sum":
-            return sum(p["tracks"].values())
-        raise KeyError(kind)
+def vase_counts(st: MinosPosition, kind: str) -> list[int]:
+    """`vase_value` for every human seat at once (one pass over the map for the map-based kinds)."""
+    if kind == "regions_present":
+        counts = [0] * st.nm
+        for reg in st.regions.values():
+            for s, k in enumerate(reg["w"]):
+                if k:
+                    counts[s] += 1
+        return counts[:st.n]
+    if kind == "regions_dominated":
+        counts = [0] * st.nm
+        for r in st.regions:
+            d = st.dominant(r)
+            if d >= 0:
+                counts[d] += 1
+        return counts[:st.n]
+    return [vase_value(st, s, kind) for s in range(st.n)]
 
-    def vase_counts(self, kind: str) -> list[int]:
-        """`vase_value` for every human seat at once (one pass over the map for the map-based kinds)."""
-        if kind == "regions_present":
-            counts = [0] * self.nm
-            for reg in self.regions.values():
-                for s, k in enumerate(reg["w"]):
-                    if k:
-                        counts[s] += 1
-            return counts[:self.n]
-        if kind == "regions_dominated":
-            counts = [0] * self.nm
-            for r in self.regions:
-                d = self.dominant(r)
-                if d >= 0:
-                    counts[d] += 1
-            return counts[:self.n]
-        return [self.vase_value(s, kind) for s in range(self.n)]
 
-    def _checkpoint(self) -> None:
-        """Vases (§8): every human seat meeting a condition now achieves it; simultaneous achievers share.
+def checkpoint(st: MinosPosition) -> None:
+    """Vases (§8): every human seat meeting a condition now achieves it; simultaneous achievers share.
 
-        In the action phase `_advance` skips the check unless something a vase counts may have changed since
-        the last one (`_dirty`, set by every change of warriors, farms, ships, permanent goods, tracks, play
-        area, palace or defeated tiles): a skipped check could not have found a new achiever."""
-        self._dirty = False
-        for vase in self.vases:
-            free = [sl for sl in vase["slots"] if sl[1] < 0]
-            if not free:
-                continue
-            cond = D.VASES[vase["id"]]["condition"]
-            counts = self.vase_counts(cond["kind"])
-            need = cond["at_least"]
-            if max(counts) < need:
-                continue
-            achievers = [s for s in self._order_humans() if s not in vase["achieved"] and counts[s] >= need]
-            if not achievers:
-                continue
-            free.sort(key=lambda sl: -sl[0])
-            vp = free[0][0]
-            for i, s in enumerate(achievers):
-                if i < len(free):
-                    free[i][1] = s
-                vase["achieved"].append(s)
-                self._vp(s, vp, "vases")
-                self._ev(type="vase", seat=s, vase=vase["id"], vp=vp)
+    In the action phase `_advance` skips the check unless something a vase counts may have changed since
+    the last one (`_dirty`, set by every change of warriors, farms, ships, permanent goods, tracks, play
+    area, palace or defeated tiles): a skipped check could not have found a new achiever."""
+    st._dirty = False
+    for vase in st.vases:
+        free = [sl for sl in vase["slots"] if sl[1] < 0]
+        if not free:
+            continue
+        cond = D.VASES[vase["id"]]["condition"]
+        counts = vase_counts(st, cond["kind"])
+        need = cond["at_least"]
+        if max(counts) < need:
+            continue
+        achievers = [s for s in st._order_humans() if s not in vase["achieved"] and counts[s] >= need]
+        if not achievers:
+            continue
+        free.sort(key=lambda sl: -sl[0])
+        vp = free[0][0]
+        for i, s in enumerate(achievers):
+            if i < len(free):
+                free[i][1] = s
+            vase["achieved"].append(s)
+            st._vp(s, vp, "vases")
+            st._ev(type="vase", seat=s, vase=vase["id"], vp=vp)

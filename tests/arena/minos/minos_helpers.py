@@ -6,6 +6,7 @@ import random
 
 from arena.games import load
 from arena.games.minos.state import MinosState
+from arena.games.minos.turn import retrieve
 
 
 def new(players: int, seed: int = 0, **opts) -> MinosState:
@@ -47,7 +48,7 @@ def start_turn(st: MinosState, seat: int, row: str, value: int, slot: int = 1, c
         st.owner[d] = (seat + 1) % max(st.n, 2)
         st.retrieved.append(d)
     st.step_i = st.turn_order.index(seat)
-    st._retrieve(seat, die)
+    retrieve(st, seat, die)
     return fresh(st)
 
 

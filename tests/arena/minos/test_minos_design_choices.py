@@ -5,6 +5,7 @@ from __future__ import annotations
 from minos_helpers import play, start_turn, texts, through_setup
 
 from arena.games.minos import data as D
+from arena.games.minos.scoring import interim_scoring
 
 
 def test_d02_map_is_a_two_row_strip_with_symmetric_adjacency():
@@ -90,9 +91,9 @@ def test_d32_bot_scores_farms_and_regions_with_its_population_space():
     st.regions[2]["w"] = [0, 2]  # dominant: 4 at space 2
     st.regions[5]["w"] = [1, 1]  # tie: presence 2
     st.bot["parts"]["regions"] = st.bot["parts"]["farms"] = 0
-    st._interim_scoring()
+    interim_scoring(st)
     assert st.bot["parts"]["regions"] == 6 and st.bot["parts"]["farms"] == 2  # its start farm
     st.bot["pop"] = 4
     st.bot["parts"]["regions"] = 0
-    st._interim_scoring()
+    interim_scoring(st)
     assert st.bot["parts"]["regions"] == 6 + 3

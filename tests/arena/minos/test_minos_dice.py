@@ -5,6 +5,7 @@ from __future__ import annotations
 from minos_helpers import play, texts, through_draft, through_setup
 
 from arena.games.minos import data as D
+from arena.games.minos.draft import roll
 from arena.games.rng import SplitMix64
 
 
@@ -24,7 +25,7 @@ def test_reroll_all_dice_when_six_show_the_same_value():
     first = [3] * 6 + [1, 2, 4, 5, 1, 2, 4]         # six 3s: reroll everything (seed: 6, not 5)
     second = [3] * 5 + [1, 2, 4, 5, 6, 1, 2, 4]   # five 3s: kept
     st.rng = FixedRng(first + second)
-    st._roll()
+    roll(st)
     assert [v for _, v in st.dice.values()] == second
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from minos_helpers import play, texts, through_draft
 
+from arena.games.minos.end_of_round import hand_palace_cost, palace_limit
+
 
 def _to_income(players=2, seed=0):
     """Round 1 right at the end of the action phase (every die retrieved)."""
@@ -78,10 +80,10 @@ def test_royal_scribes_make_hand_cards_cheaper():
     s = st.turn_order[0]
     p = st.players[s]
     p["ability"], p["level"] = "AB5", 0
-    assert st._hand_palace_cost(s, "II-08#1") == 4
+    assert hand_palace_cost(st, s, "II-08#1") == 4
     p["level"] = 2
-    assert st._hand_palace_cost(s, "II-08#1") == 0
-    assert st.palace_limit(s) == 2
+    assert hand_palace_cost(st, s, "II-08#1") == 0
+    assert palace_limit(st, s) == 2
 
 
 def test_dice_return_and_first_player_passes_clockwise():

@@ -11,6 +11,7 @@ import pytest
 from minos_helpers import new
 
 from arena.games.minos import data as D
+from arena.games.minos.vases import checkpoint
 
 # games per player count (1600 in all by default; MINOS_PROPERTY_GAMES=5000 for a deeper run)
 GAMES_PER_COUNT = int(os.environ.get("MINOS_PROPERTY_GAMES", "400"))
@@ -133,5 +134,5 @@ def test_skipped_vase_checks_would_have_found_nothing(players):
             st.apply(legal[rng.randrange(len(legal))])
             if st.phase == "actions" and not st.queue:
                 before = json.dumps(st.vases)
-                st._checkpoint()
+                checkpoint(st)
                 assert json.dumps(st.vases) == before

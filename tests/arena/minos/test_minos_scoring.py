@@ -5,6 +5,9 @@ from __future__ import annotations
 from minos_helpers import play, texts, through_setup
 
 from arena.games.minos import data as D
+from arena.games.minos.effects import draw_from_deck
+from arena.games.minos.end_of_round import end_round
+from arena.games.minos.scoring import interim_scoring
 
 
 def test_farm_scoring_2_4_8_14():
@@ -14,7 +17,7 @@ def test_farm_scoring_2_4_8_14():
     st.regions[5]["farms"] = [0, -1]
     st.players[0]["board"]["farm"] = 1
     st.players[0]["parts"]["farms"] = 0
-    st._interim_scoring()
+    interim_scoring(st)
     assert st.players[0]["parts"]["farms"] == 8
 
 
@@ -30,7 +33,7 @@ def test_region_dominance_presence_ties_and_towers():
     st.players[0]["board"]["tower"] = 1          # 2 towers built: +1 per dominated region
     for p in st.players:
         p["parts"]["regions"] = 0
-    st._interim_scoring()
+    interim_scoring(st)
     assert [p["parts"]["regions"] for p in st.players] == [6 + 1 + 3, 1 + 1, 6]
 
 
@@ -38,7 +41,7 @@ def test_era_switch_after_round_two_scoring():
     st = through_setup(2)
     st.round = 2
     old_offer = [c for c in st.offer if c]
-    st._end_round()
+    end_round(st)
     assert st.era == "II" and all(c.startswith("II-") for c in st.offer)
     assert all(c in st.discard["I"] for c in old_offer)
     assert st.round == 3
@@ -48,8 +51,8 @@ def test_empty_deck_reshuffles_the_discard_d34():
     st = through_setup(2)
     st.discard["I"] = st.decks["I"][:3]
     st.decks["I"] = []
-    got = {st._draw_from_deck() for _ in range(3)}
-    assert len(got) == 3 and st._draw_from_deck() is None
+    got = {draw_from_deck(st) for _ in range(3)}
+    assert len(got) == 3 and draw_from_deck(st) is None
 
 
 def _final(players=2):
@@ -70,7 +73,7 @@ def test_final_combat_removes_level_one_and_majority_holder_may_fight_d27():
     st.regions[5]["sea"] = ["SP2-E"]              # 6 weapons: nobody can pay -> stays
     st.regions[5]["w"] = [0, 0, 1]
     st.players[0]["weapons"], st.players[1]["weapons"], st.players[2]["weapons"] = 4, 5, 0
-    st._end_round()
+    end_round(st)
     st._advance()
     assert st.phase == "final_combat" and st.current_player() == 1
     assert texts(st) == ["fight", "decline"]
@@ -89,7 +92,7 @@ def test_final_combat_tie_on_weapons_goes_to_round_four_turn_order():
     for p in st.players:
         p["weapons"] = 4
     order4 = list(st.turn_order)
-    st._end_round()
+    end_round(st)
     st._advance()
     assert st.current_player() == order4[0]
 
@@ -100,7 +103,7 @@ def test_final_resources_play_area_and_palace_vp():
     p["coins"], p["weapons"], p["hand"] = 7, 4, ["I-01#1", "I-02#1", "I-03#1"]  # 14 // 5 = 2
     p["play"] = ["I-04#1", "I-05#1"]          # 1 VP each
     p["palace"] = ["II-08#1", "I-11#1"]       # 6 + 3
-    st._end_round()
+    end_round(st)
     st._advance()
     assert st.is_terminal()
     assert (p["parts"]["resources"], p["parts"]["play_area"], p["parts"]["palace"]) == (2, 2, 9)

@@ -8,6 +8,7 @@ from minos_helpers import new, play, random_playout, texts, through_setup
 
 from arena.games.minos import data as D
 from arena.games.minos import rhadamanthus as R
+from arena.games.minos.end_of_round import end_round
 from arena.games.rng import SplitMix64
 
 
@@ -153,7 +154,7 @@ def test_build_city_then_farm_then_ship_then_vp():
 def test_bot_population_space_moves_from_two_to_four_after_round_two():
     st = through_setup(1)
     st.round = 2
-    st._end_round()
+    end_round(st)
     assert st.bot["pop"] == 4
 
 
@@ -165,7 +166,7 @@ def test_bot_final_fights_where_dominant_or_tied():
     st.regions[2]["sea"] = ["SP2-E", "SP1-A"]
     st.regions[2]["w"] = [1, 1]
     st.round = 4
-    st._end_round()
+    end_round(st)
     st._advance()
     assert st.is_terminal() and st.bot["parts"]["final_combat"] == 6
 

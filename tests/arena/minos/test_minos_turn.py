@@ -7,6 +7,7 @@ from minos_helpers import fresh, play, start_turn, texts, through_draft, through
 
 from arena.games.base import IllegalAction
 from arena.games.minos import data as D
+from arena.games.minos.effects import sources, uncovered
 
 
 def _state(players=2, seed=0):
@@ -116,7 +117,7 @@ def test_develop_pays_with_sources_permanent_goods_and_play_area_discounts_d06()
     assert p["perm"]["stone"] == 1 and p["temp"] == dict.fromkeys(D.GOODS, 0)  # sources are not spent
     # a card in the palace no longer gives its discount
     p["palace"], p["play"] = ["I-05#1"], []
-    assert st._sources(s, "wood") == 0
+    assert sources(st, s, "wood") == 0
 
 
 def test_develop_spends_temporary_goods_for_the_uncovered_part():
@@ -235,7 +236,7 @@ def test_expand_recruit_deploy_march_and_foraging_once_per_region_per_turn_d08()
     assert f"deploy:{adj}:2" in texts(st)
     far = next(x for x in st.regions if x != r and x not in D.ADJ[r])
     assert not any(t.startswith(f"deploy:{far}:") for t in texts(st))
-    icons = st._uncovered(adj)
+    icons = uncovered(st, adj)
     play(st, f"deploy:{adj}:2")
     assert st.regions[adj]["w"][s] == 2
     assert st.decision() == "forage" and texts(st) == [f"good:{g}" for g in icons]

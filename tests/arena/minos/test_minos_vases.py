@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from minos_helpers import through_setup
 
+from arena.games.minos.vases import checkpoint, vase_value
+
 
 def _vase_state(players, vase_id):
     st = through_setup(players)
@@ -18,9 +20,9 @@ def test_single_achiever_takes_the_highest_free_slot():
     st = _vase_state(4, "VB3")  # 5 permanent goods
     s = st.turn_order[1]
     st.players[s]["perm"]["wood"] += 4
-    st._checkpoint()
+    checkpoint(st)
     assert st.vases[0]["slots"][0] == [10, s] and st.players[s]["parts"]["vases"] == 10
-    st._checkpoint()  # achieved once only
+    checkpoint(st)  # achieved once only
     assert st.players[s]["parts"]["vases"] == 10
 
 
@@ -29,12 +31,12 @@ def test_simultaneous_achievers_all_gain_the_highest_free_value_on_different_slo
     order = st.turn_order
     for s in order[:3]:
         st.players[s]["perm"]["wood"] += 4
-    st._checkpoint()
+    checkpoint(st)
     assert [st.players[s]["parts"]["vases"] for s in order[:3]] == [10, 10, 10]
     assert [sl[1] for sl in st.vases[0]["slots"]] == order[:3]
     # a fourth achiever later: no free slot, nothing
     st.players[order[3]]["perm"]["wood"] += 4
-    st._checkpoint()
+    checkpoint(st)
     assert st.players[order[3]]["parts"]["vases"] == 0
 
 
@@ -44,7 +46,7 @@ def test_more_simultaneous_achievers_than_slots_still_score_d20():
     st.vases[0]["slots"][1][1] = 98  # 7 taken
     for p in st.players:
         p["perm"]["wood"] += 4
-    st._checkpoint()
+    checkpoint(st)
     assert [p["parts"]["vases"] for p in st.players] == [3, 3, 3, 3]
     assert sorted(st.vases[0]["achieved"]) == [0, 1, 2, 3]
 
@@ -58,9 +60,9 @@ def test_vase_conditions():
     for r in (1, 2, 3, 4, 5, 6):
         st.regions[r]["w"][s] = 1
     st.regions[6]["w"][1] = 1
-    assert st.vase_value(s, "regions_present") == 6
-    assert st.vase_value(s, "regions_dominated") == 5
+    assert vase_value(st, s, "regions_present") == 6
+    assert vase_value(st, s, "regions_dominated") == 5
     p["tracks"] = {"influence": 3, "population": 3, "culture": 3}
-    assert st.vase_value(s, "progress_sum") == 9
+    assert vase_value(st, s, "progress_sum") == 9
     p["palace"], p["play"] = ["a", "b"], ["c"]
-    assert st.vase_value(s, "play_area_plus_palace_cards") == 3
+    assert vase_value(st, s, "play_area_plus_palace_cards") == 3
