@@ -8,13 +8,16 @@ Django is never loaded), goes down the layers.
   `platform/README.md` (the one place the order is written; this test reads it), at the top of a module or
   inside a function alike, and no app graph has a cycle. Migrations are left out (Django writes them from the
   models, whose string references such as `ForeignKey("ladders.Ladder")` are checked like imports).
+- Inside one part (the engine `arena/`, one platform app) no files import each other in a circle, function-level
+  imports and `if TYPE_CHECKING` ones included: a module that needs one higher up takes it as an argument, sends
+  a task by name or a signal, or the shared piece moves down (README "Dependency order").
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -211,6 +214,23 @@ def app_graph(imports: Iterable[Import], apps: set[str], layers: list[list[str]]
     return graph
 
 
+def file_graph(imports: Iterable[Import], part: Callable[[str], str]) -> dict[str, set[str]]:
+    """Which module imports which, for the imports whose two ends are in one part (`part(module)`), the
+    imported one a module of the checkout (not a name inside one, nor a package's `__init__` a child imports
+    through `from pkg import child`: that is read as the child)."""
+    graph: dict[str, set[str]] = {}
+    for imp in imports:
+        if imp.source != imp.target and part(imp.source) == part(imp.target) and _is_module(_root_of(imp), imp.target):
+            graph.setdefault(imp.source, set()).add(imp.target)
+    return graph
+
+
+def _root_of(imp: Import) -> Path:
+    """The folder the import's dotted names start from (its file's path minus the module's parts)."""
+    depth = len(imp.source.split(".")) - (imp.path.name == "__init__.py")
+    return imp.path.parents[depth - 1]
+
+
 def platform_apps() -> set[str]:
     return {p.parent.name for p in PLATFORM.glob("*/__init__.py")}
 
@@ -256,6 +276,14 @@ def test_platform_apps_import_each_other_without_a_cycle():
     layers = dependency_order(README.read_text(encoding="utf-8"))
     found = cycles(app_graph(platform_imports(), platform_apps(), layers))
     assert not found, "cycles between platform apps:\n" + "\n".join(" → ".join(c) for c in found)
+
+
+def test_no_circle_of_files_inside_a_part():
+    engine = [imp for path in python_files(ARENA, skip={"v1"}) for imp in imports_of(path, ROOT)]
+    found = cycles(file_graph(engine, lambda module: "arena"))
+    found += cycles(file_graph(platform_imports(), lambda module: module.split(".")[0]))
+    assert not found, ("files that import each other in a circle (pass what is needed in, send a task by name or "
+                       "a signal, or move the shared piece down):\n" + "\n".join(" → ".join(c) for c in found))
 
 
 # -------------------------------------------------------------------------- the checker itself, on made-up code
@@ -304,3 +332,17 @@ def test_the_order_is_read_from_the_readme_lines_with_modules_placed_apart():
                               "3. `site.urls` — the URLs\n## Next\n4. `x` — not in the section\n")
     assert layers == [["site"], ["a", "b"], ["site.urls"]]
     assert layer_of("site.urls", layers) == (3, "site.urls") and layer_of("site.settings", layers) == (1, "site")
+
+
+def test_the_checker_finds_a_circle_of_files_through_a_function_level_or_type_checking_import(tmp_path):
+    imports = _made_up(tmp_path, {
+        "app/__init__.py": "", "app/services.py": "def send():\n    from app.tasks import run  # by the back door\n",
+        "app/tasks.py": "from app import services\n", "app/views.py": "from app.services import send\n",
+        "game/__init__.py": "", "game/position.py": "",
+        "game/state.py": "from game.turn import play\nfrom game.position import Position\n",
+        "game/turn.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from game.state import State\n",
+        "other/__init__.py": "", "other/m.py": "import app.views\n",
+    })
+    by_top = file_graph(imports, lambda module: module.split(".")[0])
+    assert cycles(by_top) == [["app.services", "app.tasks", "app.services"], ["game.state", "game.turn", "game.state"]]
+    assert "other.m" not in by_top  # an import into another part is the order's business, not a circle of files

@@ -29,9 +29,7 @@ user name typed out. A wrong password counts towards the log-in lock-out like a 
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import re
 from typing import Any
 
 from django.apps import apps
@@ -43,6 +41,7 @@ from rest_framework.response import Response
 
 from accounts import throttles
 from accounts.models import ApiToken, RetiredName
+from accounts.names import name_digest, skeleton
 from accounts.signals import account_deleting
 
 log = logging.getLogger(__name__)
@@ -79,28 +78,6 @@ def display_name(user: Any) -> str:
     return DELETED_NAME if is_deleted(user) else user.username
 
 
-# "deleted-12", "deleted account", "deleted team" (what pages show for a deleted team) by their skeletons, whose
-# digits read as letters (0 → o, 1 → l, 3 → e, 4 → a, 5 → s, 7 → t: accounts.names)
-_DELETED_SKELETON = re.compile(r"deleted(account|user|team)?[0-9olaest]*")
-
-
-def reserved_for_deleted(skeleton: str, legacy: str = "") -> str | None:
-    """Why a name, by its skeleton (`accounts.names.skeleton`), is reserved for deleted accounts: it reads as
-    "deleted…"/"deleted account"/"deleted team", or it was (or reads as) the name of an account that was deleted.
-    `legacy`: the name's `accounts.names.legacy_skeleton`, which names reserved before the skeleton read digits
-    as letters are stored by. None if not reserved."""
-    if _DELETED_SKELETON.fullmatch(skeleton) is not None:
-        return "names that read as 'deleted' are reserved for deleted accounts"
-    digests = [_digest(skeleton)] + ([_digest(legacy)] if legacy and legacy != skeleton else [])
-    if RetiredName.objects.filter(digest__in=digests).exists():
-        return "this name belonged to an account that was deleted; it stays reserved"
-    return None
-
-
-def _digest(skeleton: str) -> str:
-    return hashlib.sha256(skeleton.encode()).hexdigest()
-
-
 def confirmation_problem(request: Any, user: Any, *, password: str = "", username: str = "") -> str | None:
     """None when the person confirmed the deletion of their own account, else what is wrong. `request` is the
     plain Django request (django-axes counts a wrong password on it like a failed log-in)."""
@@ -131,9 +108,7 @@ def delete_account(user: Any) -> bool:
             except LookupError:
                 continue
             model.objects.filter(user=user).delete()
-        from accounts.names import skeleton  # names imports this module
-
-        RetiredName.objects.get_or_create(digest=_digest(skeleton(user.username)))
+        RetiredName.objects.get_or_create(digest=name_digest(skeleton(user.username)))
         user.groups.clear()
         user.user_permissions.clear()
         user.username = deleted_username(user.pk)

@@ -12,10 +12,10 @@ underscores, zero-width characters). "i", "l", "1" and "|" are one letter in a s
 
 from __future__ import annotations
 
+import hashlib
+import re
 import unicodedata
 from collections.abc import Callable, Iterable
-
-from accounts.deletion import reserved_for_deleted
 
 RESERVED_WORDS = ("arena", "admin", "staff", "official")
 
@@ -44,7 +44,7 @@ def skeleton(name: str) -> str:
 
 def legacy_skeleton(name: str) -> str:
     """The skeleton as it was before the digits, signs and letter pairs were added (0 → o, 1 → l only): deleted
-    accounts' names reserved before then are stored by this one's digest (`accounts.deletion.reserved_for_deleted`)."""
+    accounts' names reserved before then are stored by this one's digest (`reserved_for_deleted`)."""
     return "".join(ch for ch in _folded(name).translate(_LOOKALIKES) if ch.isalnum())
 
 
@@ -87,3 +87,28 @@ def protected_names() -> list[str]:
 
     staff = get_user_model().objects.filter(Q(is_staff=True) | Q(is_superuser=True)).values_list("username", flat=True)
     return [*(name for source in _SOURCES for name in source()), *staff]
+
+
+# "deleted-12", "deleted account", "deleted team" (what pages show for a deleted team) by their skeletons, whose
+# digits read as letters (0 → o, 1 → l, 3 → e, 4 → a, 5 → s, 7 → t)
+_DELETED_SKELETON = re.compile(r"deleted(account|user|team)?[0-9olaest]*")
+
+
+def reserved_for_deleted(skeleton: str, legacy: str = "") -> str | None:
+    """Why a name, by its skeleton (`skeleton`), is reserved for deleted accounts: it reads as
+    "deleted…"/"deleted account"/"deleted team", or it was (or reads as) the name of an account that was deleted.
+    `legacy`: the name's `legacy_skeleton`, which names reserved before the skeleton read digits
+    as letters are stored by. None if not reserved."""
+    from accounts.models import RetiredName  # asked for here, as protected_names does: the skeletons need no database
+
+    if _DELETED_SKELETON.fullmatch(skeleton) is not None:
+        return "names that read as 'deleted' are reserved for deleted accounts"
+    digests = [name_digest(skeleton)] + ([name_digest(legacy)] if legacy and legacy != skeleton else [])
+    if RetiredName.objects.filter(digest__in=digests).exists():
+        return "this name belonged to an account that was deleted; it stays reserved"
+    return None
+
+
+def name_digest(skeleton: str) -> str:
+    """What a retired name is stored by (`RetiredName.digest`): the name's skeleton, hashed."""
+    return hashlib.sha256(skeleton.encode()).hexdigest()

@@ -152,8 +152,9 @@ def create_version(bot: Bot, upload: BinaryIO, *, size: int, filename: str = "",
 
 
 def _queue_validation(version_id: int) -> None:
-    from botregistry.tasks import validate_version
-    validate_version.delay(version_id)
+    from arena_site.celery import app
+
+    app.send_task("botregistry.tasks.validate_version", args=[version_id])  # by name: the task module imports this one
 
 
 def validation_lapsed(version: BotVersion) -> bool:
@@ -211,11 +212,16 @@ class RevalidateRefused(ValueError):
     """A version that cannot be validated again: it did not fail, or failed for a reason of the bot itself."""
 
 
+#: Why a validation failed when the server, not the bot, was at fault (`tasks.validate_version`).
+HOST_TROUBLE = "validation could not run on this server; use \"validate again\" on the bot's page later"
+#: the reason's words before "validate again" existed: versions that failed with it may still be validated again
+HOST_TROUBLE_BEFORE = "validation could not run on this server; please upload again later"
+
+
 def failed_transiently(version: BotVersion) -> bool:
     """Whether the version failed for a reason that may not hold next time (its build ran out of time, which a
     warmer build cache may not; the server could not validate), so validating the same bytes again makes sense."""
     from arena.botcheck import BUILD_TIMED_OUT
-    from botregistry.tasks import HOST_TROUBLE, HOST_TROUBLE_BEFORE
 
     return version.status == BotVersion.Status.FAILED and version.status_reason in (
         BUILD_TIMED_OUT, HOST_TROUBLE, HOST_TROUBLE_BEFORE)

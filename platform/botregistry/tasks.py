@@ -17,14 +17,9 @@ from arena_site.sandbox_mode import worker_refusal
 from arena_site.workers import worker_id
 from botregistry import package_cache, services
 from botregistry.models import BotVersion
-from botregistry.services import build_cache_dir, manifest_dict, public_paths_removed, validation_lapsed
+from botregistry.services import HOST_TROUBLE, build_cache_dir, manifest_dict, public_paths_removed, validation_lapsed
 
 log = logging.getLogger("arena.platform")
-
-HOST_TROUBLE = "validation could not run on this server; use \"validate again\" on the bot's page later"
-#: the reason's words before "validate again" existed: versions that failed with it may still be validated again
-HOST_TROUBLE_BEFORE = "validation could not run on this server; please upload again later"
-
 
 class _ValidationHeartbeat(Heartbeat):
     """The validating run's heartbeat (a long build is only slow; a gone worker's heartbeat goes stale)."""

@@ -53,7 +53,7 @@ from ladders.services import apply_ratings
 from matches.models import Match, Participant
 from matches.seeds import new_seed
 from matches.signals import match_ended
-from matches.storage import place_replay
+from matches.storage import place_replay, replay_relative
 from matches.suspension import check_suspension
 
 log = logging.getLogger("arena.platform")
@@ -99,9 +99,10 @@ def create_match(*, game: str, params: dict[str, Any], time_control: dict[str, i
 
 def send(match_id: int) -> None:
     """Send the match's task to the broker, noting when (`Match.sent_at`: recovery re-sends from it)."""
-    from matches.tasks import run_match
+    from arena_site.celery import app
+
     Match.objects.filter(pk=match_id).update(sent_at=timezone.now())
-    run_match.delay(match_id)
+    app.send_task("matches.tasks.run_match", args=[match_id])  # by name: the task module imports this one
 
 
 def claim(match_id: int, worker: str) -> Match | None:
@@ -177,10 +178,6 @@ def announce_end(match_id: int) -> None:
     Each receiver runs whatever the others do (`send_robust`: an exception is logged by Django and left to the
     receiver's safety-net tick), and a rolled-back ending announces nothing."""
     transaction.on_commit(lambda: match_ended.send_robust(sender=Match, match_id=match_id))
-
-
-def replay_relative(match_id: int) -> Path:
-    return Path("replays") / f"{match_id // 1000:04d}" / f"{match_id}.replay.json.gz"
 
 
 def record_result(match_id: int, result: MatchResult | Mapping[str, Any], replay_tmp: Path | None = None,

@@ -111,11 +111,14 @@ def place_replay(match: Match, result: MatchResult, replay_tmp: Path | None, rel
         match.unwritten_replay = replays.to_bytes(result.unwritten_replay)
 
 
+def replay_relative(match_id: int) -> Path:
+    """Where a match's replay is kept, relative to the storage folder (a thousand matches to a folder)."""
+    return Path("replays") / f"{match_id // 1000:04d}" / f"{match_id}.replay.json.gz"
+
+
 def write_unwritten_replays(limit: int = 50) -> list[int]:
     """Write the replays kept in the database to storage (beat), unless storage is low. Returns the match ids
     whose replay is now in storage."""
-    from matches.services import replay_relative
-
     if storage_low():
         return []
     written = []

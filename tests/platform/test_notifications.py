@@ -360,8 +360,7 @@ def test_the_bot_page_offers_validate_again_for_a_timed_out_build_to_its_owner(m
 
 def test_host_trouble_points_at_validate_again_and_old_failures_can_still_be_validated_again(make_user):
     from botregistry.models import BotVersion
-    from botregistry.services import failed_transiently
-    from botregistry.tasks import HOST_TROUBLE, HOST_TROUBLE_BEFORE
+    from botregistry.services import HOST_TROUBLE, HOST_TROUBLE_BEFORE, failed_transiently
 
     assert "validate again" in HOST_TROUBLE and "upload again" not in HOST_TROUBLE
     bot = make_bot(make_user(), "olden", status="failed")

@@ -18,9 +18,9 @@ the end space, week 1 of 1904, is END_TIME = 156. With 2 or 4 players the marker
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from arena.games.base import TERMINAL, Event, IllegalAction, State, rank_by_keys
+from arena.games.base import TERMINAL, Event, Game, IllegalAction, State, rank_by_keys
 from arena.games.rng import SplitMix64
 from arena.games.thebes import scoring
 from arena.games.thebes.actions import (
@@ -101,9 +101,6 @@ from arena.games.thebes.data import (
     token_name,
     year_week,
 )
-
-if TYPE_CHECKING:
-    from arena.games.thebes.game import ThebesGame
 
 N_SITES = len(SITES)
 _copy_list: Callable[[Any], Any] = list.copy  # the C method: clone() is on the search path
@@ -203,7 +200,7 @@ class ThebesState(State):
         "_current", "_legal",
     )
 
-    game: ThebesGame
+    game: Game  # the ThebesGame (typed by its base, so the rules never import the game that builds them)
     players: int
     # per player, indexed by seat
     time: list[int]  # weeks since week 1 of 1901 (see the module docstring); END_TIME = finished
@@ -245,7 +242,7 @@ class ThebesState(State):
 
     # ------------------------------------------------------------------------------------------------ setup
     @classmethod
-    def initial(cls, game: ThebesGame, seed: int) -> ThebesState:
+    def initial(cls, game: Game, seed: int) -> ThebesState:
         """The setup of the seeds: 4 researcher cards displayed, the rest in three equal stacks; small
         exhibitions shuffled into stack 2 and large into stack 3 (all into stack 2 with 2 players); stack 1 on
         stack 2 is the draw pile; stack 3 waits. All markers stacked on the start space, seat 0 on top."""
@@ -281,7 +278,7 @@ class ThebesState(State):
         return st
 
     @classmethod
-    def _blank(cls, game: ThebesGame) -> ThebesState:
+    def _blank(cls, game: Game) -> ThebesState:
         st = cls.__new__(cls)
         n = game.players
         st.game = game
@@ -962,7 +959,7 @@ class ThebesState(State):
         }
 
     @classmethod
-    def from_json(cls, game: ThebesGame, data: dict[str, Any]) -> ThebesState:
+    def from_json(cls, game: Game, data: dict[str, Any]) -> ThebesState:
         """Rebuild a state from `to_json()` output (or a hand-edited copy, for tests). Aggregates are
         recomputed from the cards and tokens; a malformed document raises ValueError."""
         if data.get("format") != STATE_FORMAT or data.get("version") != STATE_VERSION:

@@ -48,10 +48,10 @@ def test_distinct_names_keep_distinct_skeletons():
 def test_a_name_reserved_by_the_earlier_skeleton_stays_reserved(db):
     """Deleted accounts' names are kept as a digest of their skeleton: those kept before the digits were read as
     letters still hold (accounts.names.legacy_skeleton)."""
-    from accounts.deletion import _digest
     from accounts.models import RetiredName
+    from accounts.names import name_digest
 
-    RetiredName.objects.create(digest=_digest(legacy_skeleton("lisa5")))
+    RetiredName.objects.create(digest=name_digest(legacy_skeleton("lisa5")))
     assert legacy_skeleton("lisa5") != skeleton("lisa5")
     assert impersonation("lisa5", []) is not None
     assert impersonation("Lisa5", []) is not None
