@@ -3,6 +3,7 @@ No Docker engine runs here, so the files' structure is checked against the code 
 
 import os
 import re
+import sys
 from pathlib import Path
 
 import yaml
@@ -153,7 +154,38 @@ def test_the_image_builds_every_builtin_bot_that_needs_building(tmp_path):
                    if (path.parent / "bot.toml").exists()}
     assert needs_build >= {"bots/cpp/random", "bots/go/random", "bots/java/random"}
     assert lines[0] == "runtimes install"
-    assert sorted(lines[1:]) == sorted(f"bot build --no-sandbox {bot}" for bot in needs_build)
+    assert sorted(lines[1:]) == sorted(f"bot build --no-sandbox --timeout 3600 {bot}" for bot in needs_build)
+
+
+def test_the_projects_own_builds_are_not_held_to_the_limit_for_uploads(tmp_path):
+    """A built-in bot whose build takes longer than ARENA_BUILD_TIMEOUT (the limit for strangers' uploads) still
+    builds in the image (ARENA_TRUSTED_BUILD_TIMEOUT, default an hour), while the same build run the way an
+    upload's is (no --timeout: the machine's ARENA_BUILD_TIMEOUT) is stopped: the real `arena bot build`, on a
+    copy of scripts/build-image beside a bot whose build takes 3 s, with ARENA_BUILD_TIMEOUT=1."""
+    import shutil
+    import subprocess
+
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(ROOT / "scripts" / "build-image", tmp_path / "scripts" / "build-image")
+    bot = tmp_path / "bots" / "x" / "slow"
+    bot.mkdir(parents=True)
+    (bot / "bot.toml").write_text(
+        'name = "slow"\ngames = ["thebes"]\nruntime = "binary"\ncommand = ["build/bot"]\n'
+        'build = ["sh", "-c", "sleep 3 && mkdir -p build && printf \'#!/bin/sh\\\\n\' > build/bot && chmod +x build/bot"]\n')
+    arena = shutil.which("arena", path=str(Path(sys.executable).parent))
+    # the runtimes are the set-up's (`arena runtimes install`): this copy runs the real command for the builds
+    wrapper = tmp_path / "arena"
+    wrapper.write_text(f'#!/bin/sh\n[ "$1" = runtimes ] && exit 0\nexec {arena} "$@"\n')
+    wrapper.chmod(0o755)
+    env = {**os.environ, "ARENA": str(wrapper), "ARENA_BUILD_TIMEOUT": "1"}
+    env.pop("ARENA_TRUSTED_BUILD_TIMEOUT", None)
+
+    as_upload = subprocess.run([arena, "bot", "build", "--no-sandbox", str(bot)], env=env, capture_output=True,
+                               text=True)
+    assert as_upload.returncode != 0 and "took longer than 1 s" in as_upload.stderr
+    image = subprocess.run([str(tmp_path / "scripts" / "build-image")], env=env, capture_output=True, text=True)
+    assert image.returncode == 0, image.stderr
+    assert (bot / "build" / "bot").is_file()
 
 
 def test_dockerignore_keeps_local_state_out_of_the_image():
