@@ -1,10 +1,14 @@
-"""Subcommands of the `arena` command; each module defines `register(subparsers)`."""
+"""Subcommands of the `arena` command; each module defines `register(subparsers)`.
 
-COMMANDS = [
-    "arena.commands.selfplay",
-    "arena.commands.bench",
-    "arena.commands.play",
-    "arena.commands.bot",
-    "arena.commands.replay",
-    "arena.commands.runtimes",
-]
+`COMMANDS` names each command's module by the command's name, so the `arena` command imports only the module of
+the command it runs (`arena replay` never loads the referee, the sandbox or gRPC); every one only for `--help`.
+"""
+
+COMMANDS = {
+    "selfplay": "arena.commands.selfplay",
+    "bench": "arena.commands.bench",
+    "play": "arena.commands.play",
+    "bot": "arena.commands.bot",
+    "replay": "arena.commands.replay",
+    "runtimes": "arena.commands.runtimes",
+}

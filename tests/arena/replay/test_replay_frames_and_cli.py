@@ -43,3 +43,25 @@ def test_cli_show(thebes_replay_file, capsys):
     out = capsys.readouterr().out
     assert "seat 2's view" in out and "seat 2 sees (what changed" in out
     assert main(["replay", "show", str(thebes_replay_file), "--seat", "7"]) == 2
+
+
+def test_arena_replay_loads_neither_the_referee_nor_grpc(thebes_replay_file):
+    """`arena replay show|verify` reads a file: a fresh interpreter running them imports no referee, sandbox or
+    gRPC (the command imports only its own module), and a command that plays (`arena play`) still does."""
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom arena.cli import main\ntry:\n    rc = main(sys.argv[1:])\n"
+             "except SystemExit as exit:  # --help\n    rc = exit.code\n"
+             "print('LOADED', *sorted(m for m in sys.modules\n"
+             "      if m in ('arena.match.referee', 'arena.sandbox', 'grpc') or m.startswith('arena.commands.')))\n"
+             "sys.exit(rc)\n")
+
+    def loaded(*argv: str) -> list[str]:
+        done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.splitlines()[-1].split()[1:]
+
+    for action in ("show", "verify"):
+        assert loaded("replay", action, str(thebes_replay_file)) == ["arena.commands.replay"]
+    assert {"arena.match.referee", "grpc"} <= set(loaded("play", "--help"))
