@@ -161,7 +161,7 @@ def execute(st: MinosPosition, t: dict) -> bool:
             else:
                 p["level"] += 1
     elif op == "building_income":
-        m = st.mods(s)  # now, not when the building was placed: see Turn._build
+        m = st.mods(s)  # now, not when the building was placed: see turn.build
         p["coins"] += m["building_coins"]
         st._vp(s, m["building_vp"])
     elif op == "vp_per":

@@ -55,7 +55,7 @@ def vase_counts(st: MinosPosition, kind: str) -> list[int]:
 def checkpoint(st: MinosPosition) -> None:
     """Vases (§8): every human seat meeting a condition now achieves it; simultaneous achievers share.
 
-    In the action phase `_advance` skips the check unless something a vase counts may have changed since
+    In the action phase `MinosState._advance` skips the check unless something a vase counts may have changed since
     the last one (`_dirty`, set by every change of warriors, farms, ships, permanent goods, tracks, play
     area, palace or defeated tiles): a skipped check could not have found a new achiever."""
     st._dirty = False
