@@ -94,8 +94,11 @@ def _validate(version: BotVersion, claim: str) -> str:
     from arena.sandbox.limits import SandboxLimits
 
     def mark_validated(version: BotVersion, ok: bool, reason: str, log_text: str) -> None:
-        if ok and not package_cache.keep_validated(version, claim):  # stored before it may play: workers fetch it
-            ok, reason, log_text = False, HOST_TROUBLE, ""
+        try:
+            if ok and not package_cache.keep_validated(version, claim):  # stored before it may play: workers fetch it
+                ok, reason, log_text = False, HOST_TROUBLE, ""
+        except package_cache.PackageRefused as exc:  # a package no worker would unpack: the bot's, not the host's
+            ok, reason, log_text = False, f"the built package cannot be run: {exc}"[:500], str(exc)
         services.mark_validated(version, ok, reason, log_text, claim=claim)
 
     package = Path(version.package_path)
