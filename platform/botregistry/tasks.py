@@ -119,6 +119,8 @@ def _validate(version: BotVersion, claim: str) -> str:
         log.exception("validation of %s crashed", version)
         mark_validated(version, False, HOST_TROUBLE, "")
         return "error"
+    finally:
+        services.bound_build_caches(version.bot)  # what this build kept counts against its owner's share
     if report.ok and not _manifest_unchanged(version):
         report.ok, report.reasons = False, ["the build changed bot.toml"]
     reason = public_paths_removed(report.reason, package).splitlines()[0][:500] if not report.ok else ""
