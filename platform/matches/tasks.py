@@ -50,7 +50,7 @@ def play(match: Match) -> tuple[MatchResult, Path]:
     from arena.match import run_match  # imports the referee; named like this module's task
     from arena.sandbox.limits import SandboxLimits
 
-    participants = list(match.participants.select_related("bot", "version").order_by("seat"))
+    participants = list(match.participants.select_related("bot", "version__bot").order_by("seat"))
     sandbox = sandbox_enabled()
     if not sandbox:
         untrusted = [p.bot.name for p in participants if not p.bot.builtin]
@@ -71,7 +71,7 @@ def play(match: Match) -> tuple[MatchResult, Path]:
                     suspension.suspend(p.version, f"suspended: its package cannot be run on Arena's workers "
                                                   f"({exc}). Upload a fixed version to play again.")
                 raise MatchCannotRun(str(exc)) from None
-        bots = [BotSpec(path=str(folder), name=f"{p.bot.name} v{p.version.number}")
+        bots = [BotSpec(path=str(folder), name=p.version.seat_name)
                 for p, folder in zip(participants, folders, strict=True)]
         result = run_match(match.game, dict(match.params), int(match.seed), bots,
                            time_control=TimeControl(**match.time_control),
