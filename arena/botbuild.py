@@ -51,8 +51,8 @@ import stat
 import subprocess
 import tempfile
 import time
-from dataclasses import dataclass
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from arena import sandbox as sandboxes

@@ -24,8 +24,8 @@ import os
 import secrets
 import shutil
 import tempfile
-from dataclasses import dataclass, field
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena import botarchive, botbuild, games

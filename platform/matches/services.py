@@ -181,14 +181,18 @@ def announce_end(match_id: int) -> None:
 
     Each receiver runs whatever the others do (`send_robust`: an exception is logged by Django and left to the
     receiver's safety-net tick), and a rolled-back ending announces nothing."""
-    transaction.on_commit(lambda: match_ended.send_robust(sender=Match, match_id=match_id))
-    transaction.on_commit(lambda: _send_chained(match_id))
+    transaction.on_commit(lambda: _ended(match_id))
 
 
-def _send_chained(match_id: int) -> None:
-    """Send the queued matches that waited for match `match_id` to end (`create_match(after=...)`)."""
+def _ended(match_id: int) -> None:
+    """After an ending commits: send the queued matches that waited for it (`create_match(after=...)`), then
+    `match_ended`."""
     for chained in Match.objects.filter(after_id=match_id, status=Match.Status.QUEUED).values_list("pk", flat=True):
-        send(chained)
+        try:
+            send(chained)
+        except Exception:  # the broker's trouble: recover_stale sends it (queued, never sent, its turn come)
+            log.exception("match %s: could not send the match chained after it (%s)", match_id, chained)
+    match_ended.send_robust(sender=Match, match_id=match_id)
 
 
 def replay_relative(match_id: int) -> Path:

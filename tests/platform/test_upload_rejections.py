@@ -334,7 +334,7 @@ def deep_tar(paths: list[str]) -> bytes:
     """A .tar.gz of the bot's files and of empty files at `paths`, listing none of their folders."""
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:gz", compresslevel=9, format=tarfile.PAX_FORMAT) as archive:
-        for name, data in {**bot_files(), **{p: b"" for p in paths}}.items():
+        for name, data in {**bot_files(), **dict.fromkeys(paths, b"")}.items():
             info = tarfile.TarInfo(name)
             info.size = len(data)
             archive.addfile(info, io.BytesIO(data))
