@@ -4,33 +4,23 @@ On the old filter a bot learned another's acts through locks it saw and file-acc
 dnotify); now watching is refused, and a lock is granted without being held, so nobody else ever sees it."""
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 
 import pytest
-from sandbox_helpers import PYTHON, assert_no_traces, requires_sandbox, result_of
+from sandbox_helpers import requires_sandbox, result_of
 
-from arena.sandbox import BotProcess, SandboxLimits, launch, seccomp
+from arena.sandbox import BotProcess, seccomp
 
 pytestmark = [pytest.mark.sandbox, requires_sandbox,
               pytest.mark.skipif(not seccomp.available(), reason="libseccomp2 is not installed")]
 
 
 @pytest.fixture
-def pair(make_bot_dir) -> Iterator:
+def pair(make_bot_dir, run_program) -> Callable[[str, str], BotProcess]:
     """start(role, channel) launches a bot of the one shared package in its own sandbox."""
     folder = make_bot_dir("channel.py")
-    started: list[BotProcess] = []
-
-    def start(role: str, channel: str) -> BotProcess:
-        bot = launch(folder, [PYTHON, "bot.py"], None, SandboxLimits(),
-                     env={"ARENA_TEST_ROLE": role, "ARENA_TEST_CHANNEL": channel})
-        started.append(bot)
-        return bot
-
-    yield start
-    for bot in started:
-        bot.close()
-        assert_no_traces(bot)
+    return lambda role, channel: run_program("channel.py", env={"ARENA_TEST_ROLE": role,
+                                                                "ARENA_TEST_CHANNEL": channel}, folder=folder)
 
 
 @pytest.mark.parametrize("channel", ["flock", "posix_lock"])
