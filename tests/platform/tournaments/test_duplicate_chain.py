@@ -28,6 +28,10 @@ def test_the_rotations_of_a_duplicate_set_run_one_after_another(thebes_bots, fin
     assert first.seed == second.seed and second.after_id == first.pk
     assert first.sent_at is not None and second.sent_at is None  # only the first rotation went to the broker
 
+    # the recovery of lost messages does not send it either, however long it has waited
+    Match.objects.filter(pk__in=[first.pk, second.pk]).update(created_at=timezone.now() - timedelta(hours=1),
+                                                              sent_at=None)
+    assert second.pk not in matches.recover_stale()
     # a worker handed the second rotation early (a duplicate message) does not start it
     assert matches.claim(second.pk, "worker-b") is None
     assert Match.objects.get(pk=second.pk).status == "queued"
