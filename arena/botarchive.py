@@ -2,7 +2,10 @@
 
 Everything an archive could do to escape or exhaust the host is refused before it is written: absolute paths,
 `..` components, names that are not UTF-8 or hold control characters, symlinks, hard links and device files;
-more entries than `max_files` (every entry counts, folders included: a 2 KB archive can list 30,000 folders);
+more entries than `max_files` (every entry counts, folders included: a 2 KB archive can list 30,000 folders; so
+does every folder a member's path implies without listing it, since unpacking creates it and the stored package
+lists it); a path more than `MAX_DEPTH` folders deep (the bound of a build's output too: Python's own tree
+walks, `shutil.rmtree` and `os.walk`, recurse once per folder, and a 1,000-deep path exhausted them);
 more than `max_bytes` uncompressed in total (counted while decompressing too, since headers can lie); a zip
 central directory or tar header larger than such an archive needs (parsed headers cost memory before any file
 is written); and more than `max_seconds` of work. When all files sit in one top-level folder
@@ -37,6 +40,7 @@ UNPACK_SECONDS = 10.0      # default time bound of one unpacking
 ENTRY_OVERHEAD = 2048      # tar: header block + padding per entry, allowed on top of the file bytes
 HEADER_MAX_BYTES = 64 * 1024  # tar: a pax or GNU long-name header larger than this is refused before it is read
 CD_BYTES_PER_ENTRY = 1024  # zip: central directory bytes allowed per entry (46 + name + extra fields)
+MAX_DEPTH = 64             # folders above a member (a build's output has the same bound: arena.botbuild)
 
 
 #: The limits `arena bot check ARCHIVE` unpacks with: the platform's defaults (ARENA_UNPACKED_MAX_MB,
@@ -54,9 +58,10 @@ def _shown(name: str) -> str:
     return repr(name.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
 
 
-def _safe_name(name: str) -> PurePosixPath | None:
-    """The member's relative path, or None for the archive root itself. Raises on escaping or unreadable
-    paths."""
+def safe_name(name: str) -> PurePosixPath | None:
+    """The member's relative path, or None for the archive root itself. Raises ArchiveError on escaping or
+    unreadable paths (not UTF-8, control characters); also the rule of a build's output names (arena.botbuild),
+    so that no package holds a name its unpacking would refuse."""
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:  # tarfile keeps undecodable bytes as surrogates
@@ -69,6 +74,8 @@ def _safe_name(name: str) -> PurePosixPath | None:
     parts = [p for p in normalized.split("/") if p not in ("", ".")]
     if ".." in parts:
         raise ArchiveError(f"archive member {name!r} has a '..' path component; paths must stay inside the bot")
+    if len(parts) > MAX_DEPTH + 1:
+        raise ArchiveError(f"archive member {_shown(name[:80] + '...')} is more than {MAX_DEPTH} folders deep")
     return PurePosixPath(*parts) if parts else None
 
 
@@ -82,6 +89,7 @@ class _Budget:
         self.declared = 0
         self.entries = 0
         self.files = 0
+        self.folders: set[PurePosixPath] = set()
 
     def add_entry(self) -> None:
         """Count one entry of any kind (file, folder, the root): too many stop the unpacking."""
@@ -89,6 +97,19 @@ class _Budget:
         if self.entries > self.max_files:
             raise self.too_many()
         self.check_time()
+
+    def add_member(self, path: PurePosixPath | None, is_dir: bool) -> None:
+        """Count a member at `path` (None: the archive's root), as every listed entry counts, and each folder its
+        path implies that no earlier member listed or implied: unpacking creates those too."""
+        self.add_entry()
+        if path is None:
+            return
+        for folder in reversed(path.parents[:-1]):
+            if folder not in self.folders:
+                self.folders.add(folder)
+                self.add_entry()
+        if is_dir:
+            self.folders.add(path)
 
     def add_file(self, declared_size: int) -> None:
         """Count one file by its header: headers declaring more than `max_bytes` in all stop the unpacking before
@@ -150,10 +171,25 @@ class _CheckedTarInfo(tarfile.TarInfo):
         return super()._proc_member(tarfile_)
 
 
-def _copy(src: IO[bytes], dest: Path, rel: PurePosixPath, budget: _Budget, mode: int = 0) -> None:
-    """Write one member; `mode` is its permission bits in the archive (0 when it records none)."""
+def _make_folders(root: Path, rel: PurePosixPath) -> None:
+    """Create the folders of `rel` below `root`, one at a time from the top (Path.mkdir(parents=True) recurses
+    once per missing folder)."""
+    folder = root
+    for part in rel.parts:
+        folder = folder / part
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            if not folder.is_dir() or folder.is_symlink():
+                raise NotADirectoryError(folder) from None
+
+
+def _copy(src: IO[bytes], root: Path, rel: PurePosixPath, budget: _Budget, mode: int = 0) -> None:
+    """Write one member at `rel` below `root`; `mode` is its permission bits in the archive (0 when it records
+    none)."""
+    dest = root / rel
     try:
-        dest.parent.mkdir(parents=True, exist_ok=True)
+        _make_folders(root, rel.parent)
         out = open(dest, "xb")
     except (FileExistsError, NotADirectoryError, IsADirectoryError):
         raise ArchiveError(f"the archive holds the same file twice, or a file and a folder of the same name: "
@@ -180,8 +216,8 @@ def _check_central_directory(data: BinaryIO, budget: _Budget) -> None:
 
 def _zip_members(archive: zipfile.ZipFile, budget: _Budget) -> Iterator[tuple[PurePosixPath, zipfile.ZipInfo]]:
     for info in archive.infolist():
-        budget.add_entry()
-        path = _safe_name(info.filename)
+        path = safe_name(info.filename)
+        budget.add_member(path, info.is_dir())
         mode = info.external_attr >> 16
         if stat.S_ISLNK(mode):
             raise ArchiveError(f"archive member {info.filename!r} is a symbolic link; links are not allowed")
@@ -207,7 +243,7 @@ def _unpack_zip(data: BinaryIO, dest: Path, budget: _Budget) -> None:
             # the Unix mode sits in the high 16 bits of external_attr for a zip made on Unix (create_system 3)
             mode = (info.external_attr >> 16) & 0o7777 if info.create_system == 3 else 0
             with archive.open(info) as src:
-                _copy(src, dest / path, path, budget, mode)
+                _copy(src, dest, path, budget, mode)
 
 
 def _unpack_tar(data: BinaryIO, dest: Path, budget: _Budget) -> None:
@@ -217,8 +253,8 @@ def _unpack_tar(data: BinaryIO, dest: Path, budget: _Budget) -> None:
         # "r|": a stream read front to back; a header declaring too much stops us before its data is read
         with tarfile.open(fileobj=stream, mode="r|", tarinfo=_CheckedTarInfo) as archive:
             while (member := archive.next()) is not None:
-                budget.add_entry()
-                path = _safe_name(member.name)
+                path = safe_name(member.name)
+                budget.add_member(path, member.isdir())
                 if member.issym() or member.islnk():
                     raise ArchiveError(f"archive member {member.name!r} is a link; links are not allowed")
                 if not (member.isfile() or member.isdir()):
@@ -228,7 +264,7 @@ def _unpack_tar(data: BinaryIO, dest: Path, budget: _Budget) -> None:
                 budget.add_file(member.size)
                 src = archive.extractfile(member)
                 assert src is not None  # a regular file
-                _copy(src, dest / path, path, budget, member.mode)
+                _copy(src, dest, path, budget, member.mode)
     except (tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
         raise ArchiveError(f"the archive is damaged or not a .tar.gz: {exc}") from None
 

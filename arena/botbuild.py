@@ -27,9 +27,14 @@ The build cache. A compiler's cache (Go's GOCACHE; a Makefile's own objects need
 output) is kept for each bot between its builds and versions, in a folder of the host only root can read
 (`cache_dir`: the platform keeps one per bot, a local build one per bot folder under `default_cache_root()`). It is
 copied into the scratch tmpfs (so its growth counts against the scratch's size), handed to the build's uid with
-the rest, named by `ARENA_BUILD_CACHE` (/bot/.arena-cache; never part of the output), and copied back after the
-build, even one that failed or timed out, so that trying again goes further: regular files and folders only, and
-dropped whole when it exceeds `CACHE_MAX_MB` or `CACHE_MAX_FILES` (the kit's seed starts it again).
+the rest, named by `ARENA_BUILD_CACHE` (/bot/.arena-cache; never part of the output), and copied back after a
+build that succeeded, or that ran out of time (so that trying again goes further; the platform's "validate
+again"); after a failed build it is dropped, so a failing build keeps nothing on the host. Regular files and
+folders only, and dropped whole when it exceeds `CACHE_MAX_MB` or `CACHE_MAX_FILES` (the kit's seed starts it
+again). Its size is recorded beside it (`<cache>.size`), and `evict_caches` keeps a group of caches (all those of
+a machine, all those of one owner on the platform) under a total, least recently used first, as the package
+cache does: after each build, the caches beside its own (every cache of the machine: the platform keeps them
+in one folder, `arena bot build` too) to `CACHES_MAX_MB` in all; the platform also bounds each owner's.
 
 The time limit is `ARENA_BUILD_TIMEOUT` (seconds, default 120) of the machine that builds, or the `timeout`
 argument (`arena bot build --timeout`); a time-out raises BuildError with `timed_out` set, a transient failure the
@@ -46,10 +51,12 @@ import stat
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena import sandbox as sandboxes
+from arena.botarchive import MAX_DEPTH, ArchiveError, safe_name
 from arena.botpkg import Manifest, load_manifest, package_files
 from arena.sandbox import SandboxLimits, launch, runtimes
 
@@ -80,7 +87,7 @@ SCRATCH_INODES = 50_000
 # What a build may add to the bot's folder (copied into storage): a C++ bot's objects and program are a few MB.
 OUTPUT_MAX_BYTES = 200 * 1024 * 1024
 OUTPUT_MAX_FILES = 2_000  # files and folders created or changed
-OUTPUT_MAX_DEPTH = 64     # folders below the bot's folder
+OUTPUT_MAX_DEPTH = MAX_DEPTH  # folders below the bot's folder: an upload's bound (arena.botarchive)
 OUTPUT_MAX_PATH = 1024    # characters of a path relative to the bot's folder (the host's limit is 4096 in all)
 LOG_BYTES = 16_000
 LAST_LINES = 25
@@ -89,6 +96,8 @@ CACHE_NAME = ".arena-cache"  # the build cache's folder in the scratch copy (ARE
 CACHE_MAX_MB = 400    # a Go bot's cache is ~110 MB (grpc-go and the protocol compiled, from the kit's seed)
 CACHE_MAX_FILES = 20_000
 CACHE_ENV = "ARENA_BUILD_CACHE_DIR"
+CACHES_MAX_MB = 2048  # every cache beside a local build's own (default_cache_root()), together
+SIZE_SUFFIX = ".size"  # beside a cache: its bytes, as recorded when it was saved
 
 
 class BuildError(RuntimeError):
@@ -276,7 +285,9 @@ def _run_sandboxed(manifest: Manifest, timeout: float, cache_dir: Path) -> tuple
         shutil.rmtree(cache, ignore_errors=True)
         try:
             with _cache_lock(cache_dir):  # two builds of one bot at once: each copies a whole cache
-                complete = _copy_cache(cache_dir, cache)
+                complete = _copy_cache(cache_dir, cache) is not None
+                if complete:
+                    os.utime(cache_dir)  # used now: the last to be evicted (evict_caches)
         except OSError:
             complete = False
         if not complete:
@@ -286,6 +297,7 @@ def _run_sandboxed(manifest: Manifest, timeout: float, cache_dir: Path) -> tuple
         proc = launch(scratch.path, list(_build_words(manifest)), KIT, BUILD_LIMITS, sandbox=True,
                       env={"ARENA_KIT": "/runtime", "ARENA_BUILD_CACHE": f"/bot/{CACHE_NAME}"},
                       writable_bot_dir=True)
+        keep_cache = False  # a failed build's cache is dropped: only a success (or a time-out) keeps one
         try:
             deadline = t0 + timeout
             while proc.poll() is None and time.monotonic() < deadline:
@@ -295,6 +307,7 @@ def _run_sandboxed(manifest: Manifest, timeout: float, cache_dir: Path) -> tuple
             if rc is None:
                 proc.close()
                 log = proc.output_tail(LOG_BYTES)
+                keep_cache = True  # what it compiled lets the next try go further (the platform's "validate again")
                 raise _timeout_error(timeout, log)
             proc.close()
             log = proc.output_tail(LOG_BYTES)
@@ -306,88 +319,168 @@ def _run_sandboxed(manifest: Manifest, timeout: float, cache_dir: Path) -> tuple
                                      f"your folder", log)
                 reason = proc.exit_reason() or f"exited with code {rc}"
                 raise BuildError(_failure(manifest, reason, log), log)
+            keep_cache = True
         finally:
             proc.close()
             try:
                 with _cache_lock(cache_dir):
-                    _save_cache(cache, cache_dir)  # even after a failure or a time-out: trying again goes further
+                    _save_cache(cache if keep_cache else None, cache_dir)
             except OSError:
                 shutil.rmtree(cache_dir, ignore_errors=True)  # a cache is an optimisation: never the build's fault
+            # every cache of this machine together (those beside this one), least recently used out first
+            evict_caches(caches_in(cache_dir.parent), CACHES_MAX_MB * 1024 * 1024, keep=cache_dir)
         shutil.rmtree(cache, ignore_errors=True)
         plan = _output_plan(scratch.path, manifest, log)
         return seconds, log, _copy_back(scratch.path, manifest.path, plan)
 
 
-def _copy_cache(source: Path, dest: Path) -> bool:
-    """Copy the cache tree `source` to the new folder `dest`: folders and regular files only (never following or
-    copying a symlink, a fifo or a device), at most CACHE_MAX_MB and CACHE_MAX_FILES. False (and `dest` partly
-    made) when `source` is over the bounds or missing; the caller drops it then."""
-    try:
-        if not stat.S_ISDIR(source.lstat().st_mode):
-            return False
-    except FileNotFoundError:
-        return False
-    total = files = 0
+def walk_tree(root: Path) -> Iterator[tuple[Path, os.stat_result]]:
+    """Every entry below `root`: (path relative to it, its lstat), a folder before what it holds, names sorted,
+    never following a symbolic link. Iterative, so no depth exhausts the stack; lazy, so a caller that stops at a
+    bound (files, bytes, depth) has listed no more than it looked at. The one walk of a build's trees: the cache
+    copied in and out (`_copy_cache`) and the output checked (`_output_plan`)."""
     pending = [Path()]
-    dest.mkdir(mode=0o700)
-    while pending:  # iterative: no depth exhausts the stack
-        rel = pending.pop()
-        with os.scandir(source / rel) as listing:
+    while pending:
+        folder = pending.pop()
+        with os.scandir(root / folder) as listing:
             entries = sorted((entry.name, entry.stat(follow_symlinks=False)) for entry in listing)
         for name, st in entries:
-            files += 1
-            if files > CACHE_MAX_FILES:
-                return False
+            yield folder / name, st
             if stat.S_ISDIR(st.st_mode):
-                (dest / rel / name).mkdir(mode=0o700)
-                pending.append(rel / name)
-            elif stat.S_ISREG(st.st_mode):
-                total += st.st_size
-                if total > CACHE_MAX_MB * 1024 * 1024:
-                    return False
-                fd = os.open(source / rel / name, os.O_RDONLY | os.O_NOFOLLOW)
-                with os.fdopen(fd, "rb") as data, open(dest / rel / name, "xb") as out:
-                    shutil.copyfileobj(data, out)
-                os.chmod(dest / rel / name, 0o600 | (st.st_mode & 0o100))
-                os.utime(dest / rel / name, ns=(st.st_atime_ns, st.st_mtime_ns))
-    return True
+                pending.append(folder / name)
+
+
+def _copy_cache(source: Path, dest: Path) -> int | None:
+    """Copy the cache tree `source` to the new folder `dest`: folders and regular files only (never following or
+    copying a symlink, a fifo or a device), at most CACHE_MAX_MB and CACHE_MAX_FILES. Returns the bytes copied;
+    None (and `dest` partly made) when `source` is over the bounds or missing: the caller drops it then."""
+    try:
+        if not stat.S_ISDIR(source.lstat().st_mode):
+            return None
+    except FileNotFoundError:
+        return None
+    total = files = 0
+    dest.mkdir(mode=0o700)
+    for rel, st in walk_tree(source):
+        files += 1
+        if files > CACHE_MAX_FILES:
+            return None
+        if stat.S_ISDIR(st.st_mode):
+            (dest / rel).mkdir(mode=0o700)
+        elif stat.S_ISREG(st.st_mode):
+            total += st.st_size
+            if total > CACHE_MAX_MB * 1024 * 1024:
+                return None
+            fd = os.open(source / rel, os.O_RDONLY | os.O_NOFOLLOW)
+            with os.fdopen(fd, "rb") as data, open(dest / rel, "xb") as out:
+                shutil.copyfileobj(data, out)
+            os.chmod(dest / rel, 0o600 | (st.st_mode & 0o100))
+            os.utime(dest / rel, ns=(st.st_atime_ns, st.st_mtime_ns))
+    return total
 
 
 class _cache_lock:
-    """An exclusive lock on a bot's build cache (a lock file beside it) while it is copied in or replaced."""
+    """An exclusive lock on a bot's build cache (a lock file beside it) while it is copied in, replaced or
+    evicted. With `wait=False` it is not waited for: `held` says whether it was taken."""
 
-    def __init__(self, cache_dir: Path) -> None:
+    def __init__(self, cache_dir: Path, wait: bool = True) -> None:
         self.path = cache_dir.with_name(cache_dir.name + ".lock")
+        self.wait = wait
+        self.held = False
 
     def __enter__(self) -> _cache_lock:
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
-        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | (0 if self.wait else fcntl.LOCK_NB))
+            self.held = True
+        except BlockingIOError:
+            pass
         return self
 
     def __exit__(self, *exc: object) -> None:
-        fcntl.flock(self.fd, fcntl.LOCK_UN)
+        if self.held:
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
         os.close(self.fd)
 
 
-def _save_cache(scratch_cache: Path, cache_dir: Path) -> None:
+def _save_cache(scratch_cache: Path | None, cache_dir: Path) -> None:
     """Replace the bot's cache `cache_dir` by what the build left in `scratch_cache` (owned by root, 0700: only
-    this bot's next build sees it), or remove it when that is over the bounds."""
+    this bot's next build sees it) and record its size beside it; remove it when that is over the bounds, or when
+    `scratch_cache` is None (a failed build)."""
     cache_dir.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     fresh = cache_dir.with_name(cache_dir.name + ".new")
     shutil.rmtree(fresh, ignore_errors=True)
     try:
-        complete = _copy_cache(scratch_cache, fresh)
+        size = None if scratch_cache is None else _copy_cache(scratch_cache, fresh)
     except OSError:
-        complete = False
+        size = None
     old = cache_dir.with_name(cache_dir.name + ".old")
     shutil.rmtree(old, ignore_errors=True)
     if cache_dir.exists():
         cache_dir.rename(old)
-    if complete and any(fresh.iterdir()):  # an empty cache (a build that uses none) leaves nothing behind
+    record = _size_record(cache_dir)
+    record.unlink(missing_ok=True)
+    if size is not None and any(fresh.iterdir()):  # an empty cache (a build that uses none) leaves nothing behind
         fresh.rename(cache_dir)
+        record.write_text(str(size))
     shutil.rmtree(fresh, ignore_errors=True)
     shutil.rmtree(old, ignore_errors=True)
+
+
+def _size_record(cache_dir: Path) -> Path:
+    return cache_dir.with_name(cache_dir.name + SIZE_SUFFIX)
+
+
+def cache_size(cache_dir: Path) -> int:
+    """The bytes of the cache at `cache_dir` as recorded when it was saved; 0 when there is none."""
+    try:
+        return int(_size_record(cache_dir).read_text()) if cache_dir.is_dir() else 0
+    except (OSError, ValueError):
+        return 0
+
+
+def evict_caches(caches: list[Path], max_bytes: int, keep: Path | None = None) -> list[Path]:
+    """Remove caches of `caches` (build cache folders, e.g. every cache of a machine or of one owner), least
+    recently used first (the folder's time: set at each build that uses it), until together they hold at most
+    `max_bytes`; never `keep` (the cache a build just saved) nor a cache a build is using (its lock is held: it is
+    skipped). Returns the caches removed."""
+    present = []
+    for cache in caches:
+        try:
+            present.append((cache.stat().st_mtime, str(cache), cache_size(cache)))
+        except FileNotFoundError:
+            continue
+    total = sum(size for _, _, size in present)
+    removed = []
+    for _, name, size in sorted(present):
+        if total <= max_bytes:
+            break
+        cache = Path(name)
+        if keep is not None and cache == keep:
+            continue
+        with _cache_lock(cache, wait=False) as lock:
+            if not lock.held:
+                continue
+            trash = cache.with_name(cache.name + ".old")
+            shutil.rmtree(trash, ignore_errors=True)
+            try:
+                cache.rename(trash)
+            except FileNotFoundError:
+                continue  # removed meanwhile (a failed build of its bot)
+            _size_record(cache).unlink(missing_ok=True)
+        shutil.rmtree(trash, ignore_errors=True)
+        total -= size
+        removed.append(cache)
+    return removed
+
+
+def caches_in(root: Path) -> list[Path]:
+    """The build caches directly in `root` (folders with a size record beside them)."""
+    try:
+        return [p.with_name(p.name[:-len(SIZE_SUFFIX)]) for p in root.iterdir() if p.name.endswith(SIZE_SUFFIX)]
+    except FileNotFoundError:
+        return []
 
 
 def _failure(manifest: Manifest, reason: str, log: str) -> str:
@@ -454,50 +547,46 @@ def _output_plan(scratch: Path, manifest: Manifest, log: str) -> list[tuple[Path
         raise refuse("it changed or removed bot.toml; a build may not change the manifest validation read")
     plan: list[tuple[Path, os.stat_result]] = []
     total = entries = 0
-    pending = [Path()]  # folders to list, relative to scratch: iterative, so no depth can exhaust the stack
-    while pending:
-        folder = pending.pop()
-        if len(folder.parts) > OUTPUT_MAX_DEPTH:
+    for rel, st in walk_tree(scratch):  # lazily: a refusal stops the walk where it stands
+        if stat.S_ISDIR(st.st_mode) and len(rel.parts) > OUTPUT_MAX_DEPTH:
             raise refuse(f"its folders nest more than {OUTPUT_MAX_DEPTH} deep")
-        with os.scandir(scratch / folder) as listing:
-            names = sorted(entry.name for entry in listing)
-        for name in names:
-            rel = folder / name
-            if len(str(rel)) > OUTPUT_MAX_PATH:
-                raise refuse(f"it made a path longer than {OUTPUT_MAX_PATH} characters")
-            src = scratch / rel
-            st = src.lstat()
-            if stat.S_ISDIR(st.st_mode):
-                pending.append(rel)
-                if not (manifest.path / rel).is_dir():
-                    entries += 1
-            elif stat.S_ISLNK(st.st_mode):
-                target = os.readlink(src)
-                resolved = os.path.normpath(os.path.join("/bot", str(rel.parent), target))
-                if target.startswith("/") or not (resolved + "/").startswith("/bot/"):
-                    raise refuse(f"{rel} is a symbolic link out of your folder (to {target!r})")
-                continue  # a link inside the folder: not copied
-            elif not stat.S_ISREG(st.st_mode):
-                kind = ("a fifo" if stat.S_ISFIFO(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode)
-                        else "a device")
-                raise refuse(f"{rel} is {kind}; a build may leave only regular files and folders")
-            elif st.st_nlink > 1:
-                raise refuse(f"{rel} is a hard link ({st.st_nlink} names for one file); a build may not make "
-                             f"hard links")
-            else:
-                try:
-                    have = (manifest.path / rel).lstat()
-                    if stat.S_ISREG(have.st_mode) and have.st_size == st.st_size and have.st_mtime == st.st_mtime:
-                        continue  # unchanged
-                except (FileNotFoundError, NotADirectoryError):
-                    pass
-                plan.append((rel, st))
+        if len(str(rel)) > OUTPUT_MAX_PATH:
+            raise refuse(f"it made a path longer than {OUTPUT_MAX_PATH} characters")
+        try:
+            safe_name(str(rel))  # the uploads' rule: the stored package must unpack on every worker
+        except ArchiveError as exc:
+            raise refuse(f"it made a file whose name an upload could not hold ({exc})") from None
+        src = scratch / rel
+        if stat.S_ISDIR(st.st_mode):
+            if not (manifest.path / rel).is_dir():
                 entries += 1
-                total += st.st_size
-            if entries > OUTPUT_MAX_FILES:
-                raise refuse(f"it made more than {OUTPUT_MAX_FILES} files and folders")
-            if total > OUTPUT_MAX_BYTES:
-                raise refuse(f"it made more than {OUTPUT_MAX_BYTES // (1024 * 1024)} MB of files")
+        elif stat.S_ISLNK(st.st_mode):
+            target = os.readlink(src)
+            resolved = os.path.normpath(os.path.join("/bot", str(rel.parent), target))
+            if target.startswith("/") or not (resolved + "/").startswith("/bot/"):
+                raise refuse(f"{rel} is a symbolic link out of your folder (to {target!r})")
+            continue  # a link inside the folder: not copied
+        elif not stat.S_ISREG(st.st_mode):
+            kind = ("a fifo" if stat.S_ISFIFO(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode)
+                    else "a device")
+            raise refuse(f"{rel} is {kind}; a build may leave only regular files and folders")
+        elif st.st_nlink > 1:
+            raise refuse(f"{rel} is a hard link ({st.st_nlink} names for one file); a build may not make "
+                         f"hard links")
+        else:
+            try:
+                have = (manifest.path / rel).lstat()
+                if stat.S_ISREG(have.st_mode) and have.st_size == st.st_size and have.st_mtime == st.st_mtime:
+                    continue  # unchanged
+            except (FileNotFoundError, NotADirectoryError):
+                pass
+            plan.append((rel, st))
+            entries += 1
+            total += st.st_size
+        if entries > OUTPUT_MAX_FILES:
+            raise refuse(f"it made more than {OUTPUT_MAX_FILES} files and folders")
+        if total > OUTPUT_MAX_BYTES:
+            raise refuse(f"it made more than {OUTPUT_MAX_BYTES // (1024 * 1024)} MB of files")
     program = program_path(manifest)
     if program is not None:
         rel = program.relative_to(manifest.path)

@@ -2,8 +2,8 @@
 
 It validates the manifest, builds a `binary` bot whose program is missing or older than its sources
 (arena.botbuild, sandboxed like the bot; the manifest read again afterwards must be the one validated), checks that
-the command can be found, then plays a short smoke match (the bot against built-in random bots, with the
-platform's time control) and explains every problem in plain words: a failed build (with the compiler's first
+the command can be found, then plays a short smoke match (locally the bot against built-in random bots, with the
+platform's default time control; on the platform a ladder's table: `check_bot`'s `params`, `name`, `opponents`) and explains every problem in plain words: a failed build (with the compiler's first
 error and last lines),
 a missing manifest field, a command that does not exist, a bot that never opened its socket (with what it
 printed), a crash (with its last output), illegal or malformed answers (with examples), timeouts.
@@ -24,6 +24,7 @@ import os
 import secrets
 import shutil
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -113,12 +114,19 @@ def _command_problem(manifest: Manifest) -> str | None:
 
 def check_bot(path: str | os.PathLike, *, sandbox: bool = True, game: str | None = None,
               seed: int | None = None, seat: int | None = None, time_control: TimeControl = TimeControl(),
-              limits: SandboxLimits = SandboxLimits(), build_cache: Path | None = None) -> CheckReport:
+              limits: SandboxLimits = SandboxLimits(), build_cache: Path | None = None,
+              params: dict | None = None, name: str | None = None,
+              opponents: Sequence[BotSpec] | None = None) -> CheckReport:
     """Validate the bot package at `path` and play one smoke match of `game` (default: the first game of its
     manifest that Arena has), with `seed` and the bot in `seat` (each drawn by `smoke_setup` when None). Raises
     SandboxUnavailable / RuntimeMissing only for problems of this host. `build_cache`: the bot's build cache
     (arena.botbuild; None: the folder's own under the local default). An archive `path` is unpacked into a
-    temporary folder first (arena.botarchive, as the platform does)."""
+    temporary folder first (arena.botarchive, as the platform does).
+
+    The table: `params` (the game's options, "players" among them; default: the game's fewest players), the bot
+    named `name` (default: its manifest's) and `opponents` for the other seats in order (default: built-in random
+    bots named random-1, random-2...). The platform gives a ladder's table, so that the smoke match looks like
+    a ladder match to the bot (botregistry.tasks)."""
     if Path(path).is_file():
         with tempfile.TemporaryDirectory(prefix="arena-check-") as tmp:
             folder = Path(tmp) / "package"
@@ -130,7 +138,8 @@ def check_bot(path: str | os.PathLike, *, sandbox: bool = True, game: str | None
                 return CheckReport(ok=False, problems=[str(exc)], log=str(exc),
                                    reasons=["the archive could not be unpacked"])
             report = check_bot(folder, sandbox=sandbox, game=game, seed=seed, seat=seat, time_control=time_control,
-                               limits=limits, build_cache=build_cache)
+                               limits=limits, build_cache=build_cache, params=params, name=name,
+                               opponents=opponents)
             report.log = f"unpacked {Path(path).name} as the platform does\n" + report.log
             return report
     log: list[str] = []
@@ -173,25 +182,29 @@ def check_bot(path: str | os.PathLike, *, sandbox: bool = True, game: str | None
     if problem:
         return failed(problem, "the command in bot.toml cannot be started")
 
-    players = games.game_class(game).min_players
+    params = dict(params or {})
+    players = int(params.setdefault("players", games.game_class(game).min_players))
+    if opponents is not None and len(opponents) != players - 1:
+        raise ValueError(f"{len(opponents)} opponents for a {players}-player smoke match")
     drawn_seed, drawn_seat = smoke_setup(players)
     seed = drawn_seed if seed is None else seed
     seat = drawn_seat if seat is None else seat
     if not 0 <= seat < players:
         raise ValueError(f"seat {seat} of a {players}-player smoke match")
-    opponents = iter(BotSpec(str(BUILTIN_OPPONENT), name=f"random-{i}") for i in range(1, players))
-    bots = [BotSpec(str(manifest.path)) if i == seat else next(opponents) for i in range(players)]
+    others = iter(opponents if opponents is not None else
+                  [BotSpec(str(BUILTIN_OPPONENT), name=f"random-{i}") for i in range(1, players)])
+    bots = [BotSpec(str(manifest.path), name=name) if i == seat else next(others) for i in range(players)]
     seat_logs: list[list[str]] = []
     engine = games.load(game, players=players).engine_opponents
     if players == 1:  # a solo game: the opponent is the game's own automated player (Minos' Rhadamanthus)
         against = f"a solo match against the game's own automated opponent{'s' if engine > 1 else ''}"
     else:
-        against = f"your bot in seat {seat} against built-in random bots"
+        against = f"your bot in seat {seat} against built-in bots"
     log.append(f"smoke match: {game}, {players} player{'s' if players > 1 else ''}, seed {seed}, {against}; "
                f"{time_control.decision_ms} ms per decision + {time_control.bank_ms} ms bank")
     with tempfile.TemporaryDirectory(prefix="arena-check-") as tmp:
         replay_file = Path(tmp) / f"smoke{replays.SUFFIX}"
-        result = run_match(game, {"players": players}, seed, bots, time_control=time_control, limits=limits,
+        result = run_match(game, params, seed, bots, time_control=time_control, limits=limits,
                            sandbox=sandbox, replay_path=str(replay_file), _logs=seat_logs)
         decisions = replays.load(replay_file)["decisions"]
     mine = result.seats[seat]

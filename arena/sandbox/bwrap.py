@@ -2,7 +2,8 @@
 
     dash (as root: joins the bot's cgroups, sets its rlimits) -> setpriv (drops to the bot's uid, no groups, no
       capabilities, no new privileges) -> bwrap (no network, nothing of the host but /usr, the runtime, the bot
-      and its socket dir; loads the seccomp filter last) -> tini (the sandbox's pid 1) -> the bot's command
+      and its socket dir; host-wide /proc files replaced by neutral copies, arena.sandbox.procview; loads the
+      seccomp filter last) -> tini (the sandbox's pid 1) -> the bot's command
 
 The order matters: cgroups must be joined while still root and before anything of the bot runs, so that every
 descendant inherits them; bwrap must not run as root or the bot would keep root's capabilities and RLIMIT_NPROC
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import os
 
+from arena.sandbox import procview
 from arena.sandbox.limits import SandboxLimits
 
 SHELL = "/usr/bin/dash"  # Debian's essential /bin/sh; its `ulimit` flags (-p processes, -f 512-byte blocks)
@@ -64,6 +66,8 @@ def command_line(*, uid: int, limits: SandboxLimits, command: list[str], runtime
         "--proc", "/proc", "--dev", "/dev",
         "--size", str(limits.tmp_mb * MiB), "--tmpfs", "/tmp",
     ]
+    for copy, path in procview.replacements():  # the host-wide files of /proc, neutral (arena.sandbox.procview)
+        argv += ["--ro-bind", copy, path]
     for config in JDK_CONFIG:
         argv += ["--ro-bind-try", config, config]
     if runtime_dir is not None:

@@ -367,6 +367,9 @@ ARENA_LOCAL_DIR = Path(os.environ["ARENA_LOCAL_DIR"]) if os.environ.get("ARENA_L
 ARENA_PACKAGE_CACHE_DIR = (Path(os.environ["ARENA_PACKAGE_CACHE_DIR"]) if os.environ.get("ARENA_PACKAGE_CACHE_DIR")
                            else None)  # None: <local dir>/package-cache
 ARENA_PACKAGE_CACHE_MB = _env_int("ARENA_PACKAGE_CACHE_MB", 2048)
+# Build caches (arena.botbuild): all of one worker's together at most arena.botbuild.CACHES_MAX_MB, and all those of
+# one owner's (or one team's) bots at most this, least recently used out first (botregistry.services).
+ARENA_BUILD_CACHE_OWNER_MB = _env_int("ARENA_BUILD_CACHE_OWNER_MB", 800)
 # Each worker sweeps its own working folder at start and then after a task at most this often; the web sweeps its
 # upload staging at start (matches.storage.sweep_local).
 ARENA_LOCAL_SWEEP_MINUTES = _env_float("ARENA_LOCAL_SWEEP_MINUTES", 15.0)

@@ -105,6 +105,11 @@ class BotVersion(models.Model):
         return f"{self.bot} v{self.number}"
 
     @property
+    def seat_name(self) -> str:
+        """How every match names this version's seat (ladder, tournament, validation alike): `<bot> v<n>`."""
+        return f"{self.bot.name} v{self.number}"
+
+    @property
     def package_path(self) -> Path | None:
         """The bot's own folder on this machine (built-in bots, older uploads), or None: a newer upload is a
         stored package (`botregistry.package_cache.local_package`)."""

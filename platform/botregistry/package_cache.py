@@ -36,6 +36,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from django.conf import settings
 
@@ -50,8 +51,13 @@ UNPACK_SECONDS = 60.0
 
 
 class PackageRefused(RuntimeError):
-    """The package object can't be used: missing, or its bytes are not the ones validated (the message says
-    which, without a path of this server)."""
+    """The package object can't be used: missing, or its bytes are not the ones validated, or a worker's unpacker
+    refuses what they hold (the message says which, without a path of this server). `unrunnable`: the package's
+    own content is at fault (no worker will ever run it), not storage."""
+
+    def __init__(self, message: str, *, unrunnable: bool = False) -> None:
+        super().__init__(message)
+        self.unrunnable = unrunnable
 
 
 def object_name(sha: str) -> str:
@@ -132,6 +138,18 @@ def unpack_limits() -> dict[str, float]:
             "max_seconds": UNPACK_SECONDS}
 
 
+def unpack_as_worker(data: BinaryIO, folder: Path, sha: str) -> None:
+    """Unpack the package object `data` (hash `sha`) into the new `folder` with the workers' limits; raises
+    PackageRefused(unrunnable=True) when the unpacker refuses it. The one check both a worker's fetch and a
+    validation make: a version becomes ready only if this accepts its package (`keep_validated`)."""
+    from arena.botarchive import ArchiveError, unpack
+
+    try:
+        unpack(data, folder, **unpack_limits())  # type: ignore[arg-type]
+    except ArchiveError as exc:
+        raise PackageRefused(f"package {sha[:12]} could not be unpacked: {exc}", unrunnable=True) from None
+
+
 class PackageCache:
     """The bounded cache of unpacked packages at `root` (see the module docstring). `use(sha)` is a context
     manager giving the package's folder, held while the bots run."""
@@ -183,13 +201,8 @@ class PackageCache:
             if got != sha:
                 log.error("package %s: the stored object's SHA-256 is %s; refused", sha, got)
                 raise PackageRefused(f"package {sha[:12]} in storage is not the validated one (its hash differs)")
-            from arena.botarchive import ArchiveError, unpack
-
-            try:
-                with open(archive, "rb") as f:
-                    unpack(f, folder, **unpack_limits())  # type: ignore[arg-type]
-            except ArchiveError as exc:
-                raise PackageRefused(f"package {sha[:12]} could not be unpacked: {exc}") from None
+            with open(archive, "rb") as f:
+                unpack_as_worker(f, folder, sha)
             size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
             with self._locked():
                 if (self.root / sha).is_dir():
@@ -297,7 +310,10 @@ def working_copy(version: BotVersion) -> Iterator[Path]:
 def keep_validated(version: BotVersion, claim: str | None = None) -> bool:
     """Store the validated package of `version` (its folder as the validation left it, `version.package_path`)
     and record its hash, before the version is marked ready; with `claim`, only while that validation run holds
-    the version. False (logged) when storage refused it or the claim is lost: the version must not become ready."""
+    the version. The package is first unpacked as a worker will unpack it (`unpack_as_worker`): one that a worker
+    would refuse raises PackageRefused(unrunnable=True), and the version fails with its reason instead of
+    becoming a ready version no match can start. False (logged) when storage refused it or the claim is lost:
+    the version must not become ready."""
     folder = version.package_path
     try:
         assert folder is not None
@@ -306,6 +322,11 @@ def keep_validated(version: BotVersion, claim: str | None = None) -> bool:
         log.exception("the validated package of %s could not be packed", version)
         return False
     sha = hashlib.sha256(data).hexdigest()
+    trial = objects.local_dir() / "validation" / f"unpack-{uuid.uuid4().hex}"
+    try:
+        unpack_as_worker(io.BytesIO(data), trial, sha)
+    finally:
+        shutil.rmtree(trial, ignore_errors=True)
     rows = BotVersion.objects.filter(pk=version.pk)
     if claim is not None:
         rows = rows.filter(validation_claim=claim)

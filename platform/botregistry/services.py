@@ -208,6 +208,20 @@ def build_cache_dir(bot: Bot) -> Path:
     return local_dir() / "build-cache" / str(bot.pk)
 
 
+def bound_build_caches(bot: Bot) -> list[Path]:
+    """Keep the build caches, on this worker, of the bots that share `bot`'s stake (its team's bots for a team
+    bot, else its owner's personal bots) under ARENA_BUILD_CACHE_OWNER_MB together, least recently used out
+    first, `bot`'s own kept (bounded by itself: arena.botbuild.CACHE_MAX_MB). Bots are free to create: without
+    this, one account's many bots could fill the worker's share of every cache (arena.botbuild bounds the whole
+    machine's). Returns the caches removed."""
+    from arena.botbuild import evict_caches
+
+    siblings = Bot.objects.filter(team_id=bot.team_id) if bot.team_id else Bot.objects.filter(
+        owner_id=bot.owner_id, team__isnull=True)
+    caches = [build_cache_dir(other) for other in siblings.only("pk")]
+    return evict_caches(caches, settings.ARENA_BUILD_CACHE_OWNER_MB * 1024 * 1024, keep=build_cache_dir(bot))
+
+
 class RevalidateRefused(ValueError):
     """A version that cannot be validated again: it did not fail, or failed for a reason of the bot itself."""
 

@@ -1,16 +1,21 @@
-"""Validation of an uploaded bot version: a smoke match against built-in bots in the sandbox."""
+"""Validation of an uploaded bot version: a smoke match against built-in bots in the sandbox, at a ladder's table
+(`_ladder_table`: as far as the bot can tell, a ladder match)."""
 
 from __future__ import annotations
 
 import logging
 import secrets
+from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 from celery import shared_task
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
+from arena.match.types import BotSpec, TimeControl
 from arena_site import uid_blocks
 from arena_site.heartbeat import Heartbeat
 from arena_site.sandbox_mode import worker_refusal
@@ -18,6 +23,7 @@ from arena_site.workers import worker_id
 from botregistry import package_cache, services
 from botregistry.models import BotVersion
 from botregistry.services import HOST_TROUBLE, build_cache_dir, manifest_dict, public_paths_removed, validation_lapsed
+from botregistry.signals import validation_table
 
 log = logging.getLogger("arena.platform")
 
@@ -83,14 +89,40 @@ def validate_version(version_id: int) -> str:
         beat.stop()
 
 
+def _ladder_table(version: BotVersion) -> tuple[dict[str, Any], TimeControl, list[BotVersion] | None]:
+    """The smoke match as a ladder match of the bot's game (issue 22: a bot that recognised its validation could
+    pass it and then fault on purpose on the ladder): a ladder's options and time control (asked through
+    `signals.validation_table`; the game's fewest players and the default time control without a ladder), and
+    for the other seats built-in bots that play on the ladders, drawn at random (None when there are none:
+    arena.botcheck's random bots then)."""
+    from arena import games
+
+    game = version.bot.game
+    answers = [answer for _, answer in validation_table.send(sender=BotVersion, game=game) if answer]
+    table = answers[0] if answers else {}
+    params = dict(table.get("params") or {"players": games.game_class(game).min_players})
+    time_control = TimeControl(**table["time_control"]) if "time_control" in table else TimeControl()
+    house = list(BotVersion.objects.filter(bot__builtin=True, bot__game=game, bot__retired_at__isnull=True,
+                                           bot__active_version=F("pk"), status=BotVersion.Status.READY)
+                 .select_related("bot"))
+    if not house:
+        return params, time_control, None
+    seats, draw = int(params["players"]) - 1, secrets.SystemRandom()
+    # a ladder never seats a bot twice; a site with fewer built-in bots than seats repeats one (names too)
+    return params, time_control, draw.sample(house, seats) if len(house) >= seats else draw.choices(house, k=seats)
+
+
 def _validate(version: BotVersion, claim: str) -> str:
     """The validation itself, by the run holding `claim`: only its outcome is recorded."""
     from arena.botcheck import check_bot
     from arena.sandbox.limits import SandboxLimits
 
     def mark_validated(version: BotVersion, ok: bool, reason: str, log_text: str) -> None:
-        if ok and not package_cache.keep_validated(version, claim):  # stored before it may play: workers fetch it
-            ok, reason, log_text = False, HOST_TROUBLE, ""
+        try:
+            if ok and not package_cache.keep_validated(version, claim):  # stored before it may play: workers fetch it
+                ok, reason, log_text = False, HOST_TROUBLE, ""
+        except package_cache.PackageRefused as exc:  # a package no worker would unpack: the bot's, not the host's
+            ok, reason, log_text = False, f"the built package cannot be run: {exc}"[:500], str(exc)
         services.mark_validated(version, ok, reason, log_text, claim=claim)
 
     package = Path(version.package_path)
@@ -104,13 +136,20 @@ def _validate(version: BotVersion, claim: str) -> str:
         return "failed"
     try:
         uid_blocks.ensure_block()  # this worker's own uids (arena_site.uid_blocks)
-        report = check_bot(package, sandbox=True, game=version.bot.game,
-                           limits=SandboxLimits(**settings.ARENA_LIMITS),
-                           build_cache=build_cache_dir(version.bot))
+        params, time_control, opponents = _ladder_table(version)
+        with ExitStack() as held:  # the opponents' packages stay in this worker's cache until the match ends
+            specs = [BotSpec(str(held.enter_context(package_cache.local_package(v))), name=v.seat_name)
+                     for v in opponents] if opponents is not None else None
+            report = check_bot(package, sandbox=True, game=version.bot.game,
+                               limits=SandboxLimits(**settings.ARENA_LIMITS),
+                               build_cache=build_cache_dir(version.bot), params=params, time_control=time_control,
+                               name=version.seat_name, opponents=specs)
     except Exception:  # check_bot explains bot problems itself: this is the host's, told to the server's log only
         log.exception("validation of %s crashed", version)
         mark_validated(version, False, HOST_TROUBLE, "")
         return "error"
+    finally:
+        services.bound_build_caches(version.bot)  # what this build kept counts against its owner's share
     if report.ok and not _manifest_unchanged(version):
         report.ok, report.reasons = False, ["the build changed bot.toml"]
     reason = public_paths_removed(report.reason, package).splitlines()[0][:500] if not report.ok else ""

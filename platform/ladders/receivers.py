@@ -7,11 +7,13 @@ change together with the version's status or the bot's active version, or not at
 from __future__ import annotations
 
 import logging
+import secrets
 
 from django.dispatch import receiver
 
 from botregistry.models import BotVersion
-from botregistry.signals import active_version_changed, version_ready
+from botregistry.signals import active_version_changed, validation_table, version_ready
+from ladders.models import Ladder
 from ladders.services import enroll, widen_for_new_version
 
 log = logging.getLogger("arena.platform")
@@ -30,3 +32,14 @@ def widen_for_changed_version(sender, bot_id: int, previous_version_id: int | No
     if previous_version_id is not None:
         widened = widen_for_new_version(bot_id)
         log.info("bot %s changed version: %s ratings widened", bot_id, widened)
+
+
+@receiver(validation_table, dispatch_uid="ladders.validation_table")
+def ladder_table(sender, game: str, **_) -> dict | None:
+    """The table of one of the active ladders of `game`, drawn at random (the ladders a ready version is enrolled
+    on): its options and time control, for the validation's smoke match. None when the game has no ladder."""
+    ladders = list(Ladder.objects.filter(game=game, active=True))
+    if not ladders:
+        return None
+    ladder = secrets.choice(ladders)
+    return {"params": ladder.game_params, "time_control": ladder.time_control.to_dict()}

@@ -46,6 +46,10 @@ class Match(models.Model):
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True,
                                    help_text="When its task was last sent to the broker (recovery re-sends from it).")
+    after = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="chained",
+        help_text="A match of the same deal that must end before this one starts (a duplicate set's rotations "
+                  "are played one after another: matches.services.create_match).")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

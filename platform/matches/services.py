@@ -80,19 +80,22 @@ def holds_claim(match: Match, run: Run | None) -> bool:
 
 def create_match(*, game: str, params: dict[str, Any], time_control: dict[str, int], versions: list[int],
                  ladder=None, kind: str = Match.Kind.LADDER, rated: bool = True, requested_by=None,
-                 seed: int | None = None, queue: bool = True) -> Match:
+                 seed: int | None = None, queue: bool = True, after: Match | None = None) -> Match:
     """A queued match with one participant per version, in the given seat order; its task is sent when the
     surrounding transaction commits. Without `seed`, a fresh secret one (`matches.seeds.new_seed`: never from
-    a `random.Random`, whose state could be recovered)."""
+    a `random.Random`, whose state could be recovered). With `after` (a match of the same deal), it is sent only
+    once that match has ended (`announce_end`), and no worker starts it before: two matches of one deal never
+    run at the same time, so no channel the sandbox leaves between bots (timing, the host's load) can carry one
+    seat's view of the deal to another instance of a bot playing it."""
     chosen = {v.pk: v for v in BotVersion.objects.filter(pk__in=versions).select_related("bot")}
     with transaction.atomic():
         match = Match.objects.create(
             kind=kind, ladder=ladder, rated=rated, requested_by=requested_by, game=game, params=params,
-            seed=new_seed() if seed is None else seed, time_control=time_control)
+            seed=new_seed() if seed is None else seed, time_control=time_control, after=after)
         Participant.objects.bulk_create([
             Participant(match=match, seat=seat, bot=chosen[vid].bot, version=chosen[vid])
             for seat, vid in enumerate(versions)])
-        if queue:
+        if queue and (after is None or after.done):
             transaction.on_commit(lambda: send(match.pk))
     return match
 
@@ -116,6 +119,8 @@ def claim(match_id: int, worker: str) -> Match | None:
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None or match.done:
             return None
+        if match.after_id is not None and not Match.objects.get(pk=match.after_id).done:
+            return None  # sent early (a duplicate message): it is sent again when the match before it ends
         if (match.status == Match.Status.RUNNING and match.worker != worker
                 and match.heartbeat_at is not None and match.heartbeat_at > stale
                 and not known_dead(match.worker)):
@@ -177,7 +182,18 @@ def announce_end(match_id: int) -> None:
 
     Each receiver runs whatever the others do (`send_robust`: an exception is logged by Django and left to the
     receiver's safety-net tick), and a rolled-back ending announces nothing."""
-    transaction.on_commit(lambda: match_ended.send_robust(sender=Match, match_id=match_id))
+    transaction.on_commit(lambda: _ended(match_id))
+
+
+def _ended(match_id: int) -> None:
+    """After an ending commits: send the queued matches that waited for it (`create_match(after=...)`), then
+    `match_ended`."""
+    for chained in Match.objects.filter(after_id=match_id, status=Match.Status.QUEUED).values_list("pk", flat=True):
+        try:
+            send(chained)
+        except Exception:  # the broker's trouble: recover_stale sends it (queued, never sent, its turn come)
+            log.exception("match %s: could not send the match chained after it (%s)", match_id, chained)
+    match_ended.send_robust(sender=Match, match_id=match_id)
 
 
 def record_result(match_id: int, result: MatchResult | Mapping[str, Any], replay_tmp: Path | None = None,
@@ -269,7 +285,9 @@ def recover_stale() -> list[int]:
     here = f"{process_space()}:"
     ids += [pk for pk, worker in running.filter(not_just_sent, heartbeat_at__gte=stale, worker__startswith=here)
             .values_list("pk", "worker") if known_dead(worker)]
-    queued = Match.objects.filter(status=Match.Status.QUEUED)
+    # a chained match waits, unsent, for the match before it (create_match(after=...))
+    queued = Match.objects.filter(status=Match.Status.QUEUED).exclude(
+        after__status__in=[Match.Status.QUEUED, Match.Status.RUNNING])
     overdue = list(queued.filter(Q(sent_at__lt=unheard) | Q(sent_at__isnull=True, created_at__lt=unheard))
                    .values_list("pk", flat=True))
     if overdue and waiting_messages() != 0:  # waiting behind others, perhaps: only after the long delay

@@ -228,6 +228,7 @@ def sweep_dead_build_caches(grace_seconds: float = WORK_GRACE_SECONDS) -> list[P
         except FileNotFoundError:
             continue
         shutil.rmtree(path, ignore_errors=True)
+        path.with_name(path.name + ".size").unlink(missing_ok=True)  # its size record (arena.botbuild)
         removed.append(path)
     if removed:
         log.info("swept the build caches of %d deleted bots", len(removed))

@@ -42,10 +42,19 @@ def check_suspension(version: BotVersion) -> bool:
     reason = (f"suspended: crashed or timed out in {len(bad)} of its last {len(recent)} matches; "
               f"most recent: {last.get('kind')} in match {bad[0].match_id}. "
               f"Upload a fixed version to play again.")
-    updated = BotVersion.objects.filter(pk=version.pk, status=BotVersion.Status.READY).update(
-        status=BotVersion.Status.SUSPENDED, status_reason=reason, suspended_at=timezone.now())
-    if updated:
-        log.warning("%s %s", version, reason)
-        version_id = version.pk
-        transaction.on_commit(lambda: version_suspended.send_robust(sender=BotVersion, version_id=version_id))
+    return suspend(version, reason)
+
+
+def suspend(version: BotVersion, reason: str) -> bool:
+    """Suspend `version` if it is ready (never a built-in bot's), with `reason` in words; `version_suspended` is
+    sent once the change commits. Also for a version whose package no worker can unpack (`matches.tasks.play`):
+    it would fail every match it is seated in. Returns whether it was suspended now."""
+    with transaction.atomic():
+        updated = BotVersion.objects.filter(pk=version.pk, status=BotVersion.Status.READY,
+                                            bot__builtin=False).update(
+            status=BotVersion.Status.SUSPENDED, status_reason=reason[:500], suspended_at=timezone.now())
+        if updated:
+            log.warning("%s %s", version, reason)
+            version_id = version.pk
+            transaction.on_commit(lambda: version_suspended.send_robust(sender=BotVersion, version_id=version_id))
     return bool(updated)

@@ -19,7 +19,7 @@ from arena_site.heartbeat import Heartbeat
 from arena_site.sandbox_mode import sandbox_enabled, unavailable_reason
 from botregistry.package_cache import PackageRefused, local_package
 from botregistry.services import resend_lost_validations
-from matches import ratings, services, storage
+from matches import ratings, services, storage, suspension
 from matches.models import Match
 
 log = logging.getLogger("arena.platform")
@@ -50,7 +50,7 @@ def play(match: Match) -> tuple[MatchResult, Path]:
     from arena.match import run_match  # imports the referee; named like this module's task
     from arena.sandbox.limits import SandboxLimits
 
-    participants = list(match.participants.select_related("bot", "version").order_by("seat"))
+    participants = list(match.participants.select_related("bot", "version__bot").order_by("seat"))
     sandbox = sandbox_enabled()
     if not sandbox:
         untrusted = [p.bot.name for p in participants if not p.bot.builtin]
@@ -62,11 +62,16 @@ def play(match: Match) -> tuple[MatchResult, Path]:
     tmp = storage.temp_dir() / f"{match.pk}.{match.attempts}.replay.json.gz"
     tmp.parent.mkdir(parents=True, exist_ok=True)
     with ExitStack() as held:  # each package stays in this worker's cache until the match ends
-        try:
-            folders = [held.enter_context(local_package(p.version)) for p in participants]
-        except PackageRefused as exc:  # a missing or tampered package object: its bot is never launched
-            raise MatchCannotRun(str(exc)) from None
-        bots = [BotSpec(path=str(folder), name=f"{p.bot.name} v{p.version.number}")
+        folders = []
+        for p in participants:
+            try:
+                folders.append(held.enter_context(local_package(p.version)))
+            except PackageRefused as exc:  # a missing or tampered package object: its bot is never launched
+                if exc.unrunnable:  # and one no worker can unpack never plays again (issue 22)
+                    suspension.suspend(p.version, f"suspended: its package cannot be run on Arena's workers "
+                                                  f"({exc}). Upload a fixed version to play again.")
+                raise MatchCannotRun(str(exc)) from None
+        bots = [BotSpec(path=str(folder), name=p.version.seat_name)
                 for p, folder in zip(participants, folders, strict=True)]
         result = run_match(match.game, dict(match.params), int(match.seed), bots,
                            time_control=TimeControl(**match.time_control),

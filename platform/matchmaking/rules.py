@@ -4,7 +4,9 @@ rules can be tested on plain values (and simulated: `bench/rating_calibration.py
 A ladder table:
 
 1. The seed is the bot that most needs a game: fewest games, then longest idle (never played first), then the
-   newest version (a fresh upload gets its first games quickly).
+   newest version (a fresh upload gets its first games quickly). A ladder match of the bot's version that failed
+   counts as a game, and its end as when the bot last played: a version whose matches all fail (a package no
+   worker could run) would otherwise stay at 0 games and seed every table.
 2. The other seats are drawn at random, each remaining candidate weighted by the information a game between it
    and the seed carries about their ratings, p·(1 − p) with p the expected score from the leaderboard rating
    (¼ for equals, ~1/12 at 400 points apart, ~1/100 at 800): neighbours meet most, but everyone can meet
@@ -44,6 +46,8 @@ class Candidate:
     house: bool = False     # a built-in bot of the house: exempt from the one-bot-per-owner rule
     team_id: int | None = None  # the team that owns the bot, if a team does
     member_ids: tuple[int, ...] = ()  # that team's members: each has a stake in the bot
+    failed: int = 0         # ladder matches of this version that failed (never played: no rating games)
+    last_failed_at: datetime | None = None
 
     @property
     def stakes(self) -> frozenset[tuple[str, int]]:
@@ -58,8 +62,9 @@ class Candidate:
 
 def need_key(c: Candidate) -> tuple:
     """Sort key: the bot that most needs a game first."""
-    idle = c.last_played_at.timestamp() if c.last_played_at is not None else float("-inf")
-    return (c.games, idle, -c.version_created_at.timestamp(), c.bot_id)
+    seen = [t.timestamp() for t in (c.last_played_at, c.last_failed_at) if t is not None]
+    idle = max(seen) if seen else float("-inf")
+    return (c.games + c.failed, idle, -c.version_created_at.timestamp(), c.bot_id)
 
 
 def information(rating: float, opponent: float) -> float:

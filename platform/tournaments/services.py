@@ -120,6 +120,7 @@ def _next_round(t: Tournament, now: datetime | None = None) -> None:
                 by_id[eid].byes += 1
             Entry.objects.bulk_update([by_id[e] for e in planned.byes], ["byes"])
     to_queue = []
+    last_of_set: dict[str, Match] = {}  # a duplicate set's rotations play one after another (create_match's after)
     for position, table in enumerate(planned.tables, 1):
         game = Game(round=rnd, table=position, set_key=table.set_key or "", seed=table.seed,
                     seats=list(table.seats))
@@ -128,8 +129,11 @@ def _next_round(t: Tournament, now: datetime | None = None) -> None:
         if forfeits:
             game.forfeit = forfeits
         else:
-            game.match = _create_match(t, [by_id[eid] for eid in table.seats], table.seed)
+            game.match = _create_match(t, [by_id[eid] for eid in table.seats], table.seed,
+                                       after=last_of_set.get(table.set_key) if table.set_key else None)
             to_queue.append(game.match.pk)
+            if table.set_key:
+                last_of_set[table.set_key] = game.match
         game.save()
     t.current_round = number
     t.save(update_fields=["current_round"])
@@ -164,10 +168,12 @@ def _plan(t: Tournament, ids: list[int], results: list[schedule.GameResult], num
     return schedule.knockout_round(ids, results, number, **kwargs)
 
 
-def _create_match(t: Tournament, seats: list[Entry], seed: int) -> Match:
-    """A queued, unrated tournament match (sent to a worker when the transaction commits)."""
+def _create_match(t: Tournament, seats: list[Entry], seed: int, after: Match | None = None) -> Match:
+    """A queued, unrated tournament match (sent to a worker when the transaction commits, or once `after`, the
+    previous rotation of its duplicate set, has ended)."""
     return create_match(game=t.game, params=t.game_params, time_control=t.time_control.to_dict(),
-                        versions=[e.version_id for e in seats], kind=Match.Kind.TOURNAMENT, rated=False, seed=seed)
+                        versions=[e.version_id for e in seats], kind=Match.Kind.TOURNAMENT, rated=False, seed=seed,
+                        after=after)
 
 
 def _finish(t: Tournament, now: datetime) -> None:

@@ -131,3 +131,64 @@ def test_the_time_limit_is_a_setting(tmp_path, monkeypatch, capsys):
     monkeypatch.delenv(botbuild.TIMEOUT_ENV)
     assert main(["bot", "build", "--timeout", "1", str(bot)]) == 1
     assert "ARENA_BUILD_TIMEOUT" in capsys.readouterr().err
+
+
+# --- issue 22, item 3: a failed build keeps nothing; all caches bounded together, least recently used out ------
+
+FILL_AND_FAIL = 'head -c 3000000 /dev/zero > "$ARENA_BUILD_CACHE/junk"; echo "oops" >&2; exit 1'
+
+
+def test_a_failed_build_keeps_no_cache(tmp_path):
+    """The attack: a build that writes its cache full and fails, kept up to 400 MB per bot until the bot died."""
+    bot = make_bot(tmp_path / "bot", FILL_AND_FAIL)
+    cache = tmp_path / "caches" / "bot"
+    with pytest.raises(botbuild.BuildError, match="exited with code 1"):
+        botbuild.build(bot, cache_dir=cache)
+    assert not cache.exists() and botbuild.cache_size(cache) == 0
+    # and a failure after successes drops what the successes kept: a failing bot keeps nothing
+    (bot / "build.sh").write_text(COUNTING + "\n")
+    botbuild.build(bot, cache_dir=cache)
+    assert cache.is_dir() and botbuild.cache_size(cache) > 0
+    (bot / "build.sh").write_text(FILL_AND_FAIL + "\n")
+    with pytest.raises(botbuild.BuildError):
+        botbuild.build(bot, cache_dir=cache)
+    assert not cache.exists()
+
+
+def test_the_caches_of_a_machine_are_bounded_together_least_recently_used_out(tmp_path, monkeypatch):
+    monkeypatch.setattr(botbuild, "CACHES_MAX_MB", 5)
+    script = ('head -c 2000000 /dev/zero > "$ARENA_BUILD_CACHE/c"; mkdir -p out; '
+              'printf "#!/bin/sh\\n" > out/bot; chmod +x out/bot')
+    root = tmp_path / "caches"
+    bots = [make_bot(tmp_path / name, script) for name in ("a", "b", "c")]
+    for bot in bots[:2]:
+        botbuild.build(bot, cache_dir=root / bot.name)
+    os.utime(root / "a", (1, 1))  # a was used long ago, b recently
+    assert sorted(p.name for p in botbuild.caches_in(root)) == ["a", "b"]
+    botbuild.build(bots[2], cache_dir=root / "c")  # 6 MB with a, b and c: over 5, the least recently used goes
+    assert sorted(p.name for p in botbuild.caches_in(root)) == ["b", "c"] and not (root / "a").exists()
+    assert sum(botbuild.cache_size(c) for c in botbuild.caches_in(root)) <= 5 * 1024 * 1024
+
+
+def test_a_cache_in_use_is_never_evicted(tmp_path):
+    root = tmp_path / "caches"
+    for name, size in (("held", 3000), ("idle", 3000)):
+        (root / name).mkdir(parents=True)
+        (root / name / "data").write_bytes(b"x" * size)
+        (root / f"{name}{botbuild.SIZE_SUFFIX}").write_text(str(size))
+    os.utime(root / "held", (1, 1))  # the least recently used, but a build holds it
+    with botbuild._cache_lock(root / "held"):
+        removed = botbuild.evict_caches(botbuild.caches_in(root), 4000)
+    assert removed == [root / "idle"] and (root / "held" / "data").is_file()
+
+
+def test_a_build_output_name_an_upload_could_not_hold_is_refused(tmp_path):
+    """Issue 22, item 2: a build could leave a name with a control character, which the package step stored and
+    every worker's unpacker then refused (a ready version no match could start). The upload's name rule
+    (arena.botarchive.safe_name) now checks the build's output too."""
+    script = 'mkdir -p out; printf "#!/bin/sh\\n" > out/bot; chmod +x out/bot; touch "out/bad$(printf "\\a")name"'
+    bot = make_bot(tmp_path / "bot", script)
+    with pytest.raises(botbuild.BuildError, match="name an upload could not hold") as refused:
+        botbuild.build(bot, cache_dir=tmp_path / "cache")
+    assert refused.value.refused and "control character" in str(refused.value)
+    assert not (bot / "out").exists()  # nothing of the refused output was copied back

@@ -326,3 +326,52 @@ def test_a_manifest_program_never_probes_the_host(client, bot, word):
     files = bot_files()
     toml = files["bot.toml"].replace(b'command = ["python"', b'command = ["../../../usr/bin/python3"')
     assert_rejected(upload(client, bot.pk, zip_bytes({**files, "bot.toml": toml})), "inside your folder")
+
+
+# --- issue 22: folders a path implies, and paths deep enough to exhaust a recursion ----------------------------
+
+def deep_tar(paths: list[str]) -> bytes:
+    """A .tar.gz of the bot's files and of empty files at `paths`, listing none of their folders."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz", compresslevel=9, format=tarfile.PAX_FORMAT) as archive:
+        for name, data in {**bot_files(), **dict.fromkeys(paths, b"")}.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def test_folders_a_path_implies_count_as_entries(client, bot):
+    """The attack of issue 22: 100 empty files 45 folders deep in an archive of under a few KB. Unpacking makes
+    4,500 folders (and the stored package lists them all, which the workers' limit refused after the version was
+    ready); they count at upload now."""
+    paths = ["/".join([f"f{n}"] + ["d"] * 44 + ["x"]) for n in range(100)]
+    data = deep_tar(paths)
+    assert len(data) < 10_000
+    assert_rejected(upload(client, bot.pk, data, "b.tar.gz"), "more than 2000 files and folders")
+
+
+def test_a_zip_implying_30000_folders_is_refused_from_its_listing(client, bot):
+    """1,000 files each 30 folders deep: 30,000 folders, which took a 35 s request to create before the 10 s limit
+    answered; now counted from the zip's listing, before anything is written."""
+    files = {**bot_files(), **{"/".join([f"f{n}"] + ["d"] * 29 + ["x"]): b"" for n in range(1000)}}
+    assert_rejected(upload(client, bot.pk, zip_bytes(files)), "more than 2000 files and folders")
+
+
+def test_a_path_1000_folders_deep_is_a_400_not_a_500(client, bot):
+    """Path.mkdir(parents=True), shutil.rmtree and os.walk recurse once per folder: a 1,000-deep path was a
+    RecursionError, a 500. Deeper than a build's output may nest (64) is refused, as it is there; 64 is fine."""
+    assert_rejected(upload(client, bot.pk, deep_tar(["/".join(["d"] * 1000 + ["x"])]), "b.tar.gz"),
+                    "more than 64 folders deep")
+    response = upload(client, bot.pk, deep_tar(["/".join(["d"] * 64 + ["x"])]), "b.tar.gz")
+    assert response.status_code == 201, response.content
+    from botregistry.models import BotVersion
+    from botregistry.package_cache import working_copy
+
+    with working_copy(BotVersion.objects.get()) as folder:
+        assert (folder / ("d/" * 64) / "x").is_file()
+
+
+def test_a_path_too_long_for_the_host_is_a_400(client, bot):
+    response = upload(client, bot.pk, deep_tar(["/".join(["d" * 200] * 30 + ["x"])]), "b.tar.gz")
+    assert_rejected(response, "could not be unpacked")

@@ -36,8 +36,9 @@ def run_program(make_bot_dir) -> Iterator[Callable[..., BotProcess]]:
     started: list[BotProcess] = []
 
     def run(program: str, limits: SandboxLimits = SandboxLimits(), env: dict[str, str] | None = None,
-            name: str = "bot") -> BotProcess:
-        bot = launch(make_bot_dir(program, name=name), [PYTHON, "bot.py"], None, limits, env=env)
+            name: str = "bot", folder: Path | None = None) -> BotProcess:
+        """`folder`: launch from this bot folder (made by make_bot_dir: two bots of one package share it)."""
+        bot = launch(folder or make_bot_dir(program, name=name), [PYTHON, "bot.py"], None, limits, env=env)
         started.append(bot)
         return bot
 
