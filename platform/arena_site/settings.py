@@ -422,9 +422,12 @@ EMAIL_USE_SSL = os.environ.get("ARENA_EMAIL_SSL", "0") == "1"
 EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = os.environ.get("ARENA_EMAIL_FROM", "arena@localhost")
 # The links in emails and webhook bodies start with this (e.g. https://arena.example.org).
+# Mailed account links (sign-up verification, password resets) are built from it too, never from a request's Host.
+_named_host = next((h for h in ALLOWED_HOSTS if h not in ("*", "")), "localhost").lstrip(".")
 ARENA_SITE_URL = os.environ.get("ARENA_SITE_URL") or (
-    f"http://{os.environ.get('ARENA_BIND', '127.0.0.1:8000')}" if ARENA_EMBEDDED
-    else f"https://{next((h for h in ALLOWED_HOSTS if h not in ('*', '')), 'localhost').lstrip('.')}")
+    (f"http://{_named_host}:{embedded.split_bind(ARENA_BIND)[1]}"
+     if embedded.is_unspecified(embedded.split_bind(ARENA_BIND)[0]) else f"http://{ARENA_BIND}")
+    if ARENA_EMBEDDED else f"https://{_named_host}")
 ARENA_WEBHOOK = {
     "timeout": _env_float("ARENA_WEBHOOK_TIMEOUT", 5.0),    # seconds a try may take in all (then it failed)
     "retries": _env_int("ARENA_WEBHOOK_RETRIES", 5),        # tries after the first (5xx, 408, 429, network)
