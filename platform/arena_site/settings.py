@@ -125,6 +125,7 @@ INSTALLED_APPS = [
 ]  # the order of the apps' dependencies is another: platform/README.md, "Dependency order"
 
 MIDDLEWARE = [
+    "arena_site.middleware.BodyLimitMiddleware",  # first: a body too large is refused before anything reads it
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -140,7 +141,7 @@ MIDDLEWARE = [
 # Static files with DEBUG off, under gunicorn and under `make up`'s runserver alike (runserver serves them only
 # with DEBUG on). On embedded defaults WhiteNoise finds them in the apps (no collectstatic step); a deployment
 # serves what `collectstatic` put in STATIC_ROOT.
-MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+MIDDLEWARE.insert(2, "whitenoise.middleware.WhiteNoiseMiddleware")  # right after SecurityMiddleware
 WHITENOISE_USE_FINDERS = ARENA_EMBEDDED or DEBUG
 
 ROOT_URLCONF = "arena_site.urls"
@@ -210,8 +211,12 @@ ARENA_TRUSTED_PROXIES = [p.strip() for p in os.environ.get("ARENA_TRUSTED_PROXIE
 # The throttles' counters: shared by every web process through Redis when the broker is Redis.
 _broker = os.environ.get("CELERY_BROKER_URL", "")
 if _broker.startswith(("redis://", "rediss://")):
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _broker,
-                          "KEY_PREFIX": "arena-cache"}}
+    # A stopped or hanging Redis must not take log-ins down: bounded waits, then counted per process
+    # (arena_site.cache, which says so in the log and on /metrics).
+    _cache_timeout = _env_float("ARENA_CACHE_TIMEOUT", 1.0)
+    CACHES = {"default": {"BACKEND": "arena_site.cache.FailSafeRedisCache", "LOCATION": _broker,
+                          "KEY_PREFIX": "arena-cache", "OPTIONS": {
+                              "socket_connect_timeout": _cache_timeout, "socket_timeout": _cache_timeout}}}
 
 # --- Log-in lock-out (django-axes) ------------------------------------------------------------------------------
 # After ARENA_LOGIN_FAILURE_LIMIT failed log-ins of one username from one address (API, web form or admin), that
@@ -310,6 +315,8 @@ ARENA_LIMITS = {
     "cpu_rate": _env_float("ARENA_CPU_RATE", 1.0),
 }
 ARENA_UPLOAD_MAX_BYTES = _env_int("ARENA_UPLOAD_MAX_MB", 10) * 1024 * 1024
+# Any request's body: the largest upload and a margin for the form's other fields (arena_site.middleware).
+ARENA_REQUEST_MAX_BYTES = ARENA_UPLOAD_MAX_BYTES + 1024 * 1024
 ARENA_UNPACKED_MAX_BYTES = _env_int("ARENA_UNPACKED_MAX_MB", 50) * 1024 * 1024
 ARENA_UNPACKED_MAX_FILES = _env_int("ARENA_UNPACKED_MAX_FILES", 2000)
 ARENA_RUNTIMES = ("python", "node", "binary")
@@ -494,5 +501,8 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"arena": {"handlers": ["console"], "level": os.environ.get("ARENA_LOG_LEVEL", "INFO")}},
+    "loggers": {"arena": {"handlers": ["console"], "level": os.environ.get("ARENA_LOG_LEVEL", "INFO")},
+                # every 500 (Django logs it here with its traceback); Django's own console handler shows it
+                # only with DEBUG on, and the error pages tell people it has been logged
+                "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False}},
 }
