@@ -111,3 +111,52 @@ def test_every_500_is_logged_with_its_traceback(make_user, monkeypatch, db):
             handler.setStream(stream)
     assert "Internal Server Error: /metrics" in caught.getvalue()
     assert "injected fault in the metrics" in caught.getvalue()
+
+
+@pytest.fixture
+def hanging_server():
+    """An HTTP server on 127.0.0.1 that accepts every connection and never answers (a hanging S3 endpoint)."""
+    import socket
+    import threading
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(listener.accept()[0])
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    stop.set()
+    thread.join(timeout=5)
+    for conn in held:
+        conn.close()
+    listener.close()
+
+
+def test_the_health_check_notices_a_paused_redis(redis_cache, client, db):
+    assert client.get("/healthz").status_code == 200
+    with redis_cache.paused():
+        response = client.get("/healthz")
+    assert response.status_code == 503 and response.content == b"cache unavailable\n"
+
+
+def test_the_health_check_notices_a_hanging_storage_server(hanging_server, settings, client, db):
+    """Issue 22, 11: with the S3 endpoint hanging, /healthz stayed 200 while pages took 85 s."""
+    from arena_site.settings import s3_storage
+    from object_storage import CREDENTIALS
+
+    settings.STORAGES = {**settings.STORAGES, "arena": s3_storage(
+        {**CREDENTIALS, "ARENA_S3_BUCKET": "arena", "ARENA_S3_ENDPOINT_URL": hanging_server,
+         "ARENA_S3_ADDRESSING_STYLE": "path", "ARENA_S3_TIMEOUT": "1"})}
+    response = client.get("/healthz")
+    assert response.status_code == 503 and response.content == b"storage unavailable\n"
