@@ -152,8 +152,9 @@ def test_the_health_check_notices_a_paused_redis(redis_cache, client, db):
 
 def test_the_health_check_notices_a_hanging_storage_server(hanging_server, settings, client, db):
     """Issue 22, 11: with the S3 endpoint hanging, /healthz stayed 200 while pages took 85 s."""
-    from arena_site.settings import s3_storage
     from object_storage import CREDENTIALS
+
+    from arena_site.settings import s3_storage
 
     settings.STORAGES = {**settings.STORAGES, "arena": s3_storage(
         {**CREDENTIALS, "ARENA_S3_BUCKET": "arena", "ARENA_S3_ENDPOINT_URL": hanging_server,
