@@ -6,7 +6,8 @@
   (`Match.unwritten_replay`; the match reads as `replay_missing`). Beat writes them out once storage takes
   them again (`write_unwritten_replays`) and clears the field. Keeping the document the referee built is exact,
   byte for byte: re-simulating from seed + actions would rebuild the game's events but not what only the run
-  knew (each decision's time, the faults' messages, the bots' hashes), so it is not chosen.
+  knew (each decision's time, the faults' messages, the bots' hashes), so it is not chosen. The bots' own logs of
+  the run are kept beside it (`Match.unwritten_logs`) and written out with it.
 - **Low storage pauses matchmaking** (`storage_low`): below `ARENA_STORAGE_MIN_FREE_MB` free in the working
   folder, or with `ARENA_UNWRITTEN_REPLAYS_PAUSE` replays waiting in the database (an S3 endpoint refusing
   uploads has no free space to read: its errors are the signal), ladder matchmaking queues nothing and says why (a log line, `manage.py up`'s status line); matches already queued
@@ -103,6 +104,10 @@ def place_replay(match: Match, result: MatchResult, replay_tmp: Path | None, rel
                 match.unwritten_replay = replay_tmp.read_bytes()
             except OSError:
                 log.exception("match %s: the run's replay file cannot be read either: it is lost", match.pk)
+            try:  # the bots' own logs are kept with it: their authors read them like the replay
+                match.unwritten_logs = logs_tmp.read_bytes() if logs_tmp.exists() else None
+            except OSError:
+                log.exception("match %s: the bots' logs cannot be read either: they are lost", match.pk)
             for leftover in (replay_tmp, logs_tmp):
                 leftover.unlink(missing_ok=True)
             return
@@ -114,6 +119,7 @@ def place_replay(match: Match, result: MatchResult, replay_tmp: Path | None, rel
 def write_unwritten_replays(limit: int = 50) -> list[int]:
     """Write the replays kept in the database to storage (beat), unless storage is low. Returns the match ids
     whose replay is now in storage."""
+    from arena.botlogs import logs_path
     from matches.services import replay_relative
 
     if storage_low():
@@ -121,16 +127,20 @@ def write_unwritten_replays(limit: int = 50) -> list[int]:
     written = []
     for match_id in (Match.objects.filter(unwritten_replay__isnull=False).order_by("pk")
                      .values_list("pk", flat=True)[:limit]):
-        data = Match.objects.filter(pk=match_id).values_list("unwritten_replay", flat=True).first()
-        if data is None:
+        kept = Match.objects.filter(pk=match_id).values_list("unwritten_replay", "unwritten_logs").first()
+        if kept is None or kept[0] is None:
             continue
+        data, logs = kept
         relative = replay_relative(match_id)
         try:
+            if logs is not None:  # first, as place_replay does: the replay's presence says the logs are in place
+                objects.put_bytes(logs_path(relative).as_posix(), bytes(logs))
             objects.put_bytes(relative.as_posix(), bytes(data))  # atomic: no half-written replay is ever seen
         except Exception as exc:  # OSError from a folder, botocore's errors from S3
             log.warning("match %s: the kept replay still cannot be written (%s)", match_id, exc)
             break  # storage is failing: try again on the next tick
-        Match.objects.filter(pk=match_id).update(replay_path=relative.as_posix(), unwritten_replay=None)
+        Match.objects.filter(pk=match_id).update(replay_path=relative.as_posix(), unwritten_replay=None,
+                                                 unwritten_logs=None)
         written.append(match_id)
     if written:
         log.info("wrote the replays of matches %s, kept in the database while storage failed", written)
