@@ -377,6 +377,8 @@ ARENA_PACKAGE_CACHE_MB = _env_int("ARENA_PACKAGE_CACHE_MB", 2048)
 # Each worker sweeps its own working folder at start and then after a task at most this often; the web sweeps its
 # upload staging at start (matches.storage.sweep_local).
 ARENA_LOCAL_SWEEP_MINUTES = _env_float("ARENA_LOCAL_SWEEP_MINUTES", 15.0)
+# The replay viewer's cache of frames on each web server's own disk (web.frames): at most this much, oldest out.
+ARENA_FRAMES_CACHE_MB = _env_float("ARENA_FRAMES_CACHE_MB", 512.0)
 
 
 def s3_storage(env) -> dict:
