@@ -26,7 +26,8 @@ class BodyLimitMiddleware:
     """413 for a request whose body is larger than `ARENA_REQUEST_MAX_BYTES` (the largest upload and a margin for
     its form fields), answered from the Content-Length header before anything reads the body. Django spools a
     multipart body's files to temporary files without a limit of its own, and CSRF checking parses the body of
-    any POST to a page: without this, anyone could fill the web server's disk with one request. A body without a
+    any POST to a page that carries a CSRF cookie (anyone can make their own): without this, anyone could fill
+    the web server's disk with one request. A body without a
     Content-Length (chunked) is not read at all by Django: nothing to bound."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:

@@ -377,6 +377,13 @@ ARENA_PACKAGE_CACHE_MB = _env_int("ARENA_PACKAGE_CACHE_MB", 2048)
 # Each worker sweeps its own working folder at start and then after a task at most this often; the web sweeps its
 # upload staging at start (matches.storage.sweep_local).
 ARENA_LOCAL_SWEEP_MINUTES = _env_float("ARENA_LOCAL_SWEEP_MINUTES", 15.0)
+# Uploaded files are spooled into the working folder, where a killed web process's leftovers are swept
+# (matches.storage.upload_temp_dir).
+FILE_UPLOAD_TEMP_DIR = str((ARENA_LOCAL_DIR or STORAGE_DIR) / "upload-tmp")
+try:
+    os.makedirs(FILE_UPLOAD_TEMP_DIR, exist_ok=True)
+except OSError:  # a process that can't write there (a one-off command) uploads nothing
+    pass
 # The replay viewer's cache of frames on each web server's own disk (web.frames): at most this much, oldest out.
 ARENA_FRAMES_CACHE_MB = _env_float("ARENA_FRAMES_CACHE_MB", 512.0)
 

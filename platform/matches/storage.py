@@ -193,7 +193,8 @@ def sweep_work_folders(grace_seconds: float = WORK_GRACE_SECONDS) -> list[Path]:
 
     cutoff = time.time() - grace_seconds
     removed = []
-    for folder in (storage_dir() / "validation", storage_dir() / "staging", cache_dir() / ".tmp"):
+    for folder in (storage_dir() / "validation", storage_dir() / "staging", upload_temp_dir(),
+                   cache_dir() / ".tmp"):
         if not folder.is_dir():
             continue
         for entry in folder.iterdir():
@@ -207,9 +208,23 @@ def sweep_work_folders(grace_seconds: float = WORK_GRACE_SECONDS) -> list[Path]:
             else:
                 entry.unlink(missing_ok=True)
             removed.append(entry)
+    if objects.is_local():  # a killed upload's half-written archive (`LocalStorage` writes `<name>.<hex>.part`)
+        for part in (Path(settings.STORAGE_DIR) / "bots").glob("*/*/*.part"):
+            try:
+                if part.lstat().st_mtime <= cutoff:
+                    part.unlink(missing_ok=True)
+                    removed.append(part)
+            except FileNotFoundError:
+                continue
     if removed:
         log.info("swept %d left-over working folders: %s", len(removed), ", ".join(p.name for p in removed[:10]))
     return removed
+
+
+def upload_temp_dir() -> Path:
+    """Where Django spools uploaded files (`FILE_UPLOAD_TEMP_DIR`): in the working folder, so that what a killed
+    web process left there is swept like its staging folders (the system's /tmp is nobody's to sweep)."""
+    return storage_dir() / "upload-tmp"
 
 
 def sweep_dead_build_caches(grace_seconds: float = WORK_GRACE_SECONDS) -> list[Path]:
@@ -267,12 +282,32 @@ def sweep_local_if_due() -> list[Path]:
 
 
 def sweep_at_web_start() -> None:
-    """The web server's start (arena_site.wsgi): its upload staging folders left by a killed process go. No
-    database needed; never in the way of starting."""
+    """The web server's start (arena_site.wsgi): its upload staging folders left by a killed process go, and
+    again after a request at most every ARENA_LOCAL_SWEEP_MINUTES (a web server that runs for weeks has workers
+    killed under it: gunicorn's timeout). No database needed; never in the way of starting."""
+    from django.core.signals import request_finished
+
+    upload_temp_dir().mkdir(parents=True, exist_ok=True)
     try:
         sweep_work_folders()
     except Exception:
         log.exception("sweeping the working folder at start failed")
+    request_finished.connect(_sweep_after_request, dispatch_uid="matches.storage.sweep_after_request")
+
+
+def _sweep_after_request(**_: object) -> None:
+    try:
+        last = _marker().stat().st_mtime
+    except FileNotFoundError:
+        last = 0.0
+    if time.time() - last < settings.ARENA_LOCAL_SWEEP_MINUTES * 60:
+        return
+    try:
+        _marker().parent.mkdir(parents=True, exist_ok=True)
+        _marker().touch()
+        sweep_work_folders()
+    except Exception:
+        log.exception("sweeping the web server's working folder failed")
 
 
 @worker_ready.connect
