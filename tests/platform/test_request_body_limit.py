@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from object_storage import free_port
 from platform_helpers import ROOT
 
 pytestmark = pytest.mark.timeout(300)
@@ -25,18 +26,12 @@ CHUNK = b"x" * (1024 * 1024)
 CSRF_COOKIE = "csrftoken=" + "a" * 32
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def gunicorn(tmp_path):
     """gunicorn serving arena_site.wsgi on a free loopback port; its temporary files go to `tmp_path/spool`."""
     spool = tmp_path / "spool"
     spool.mkdir()
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "TMPDIR": str(spool), "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
            "ARENA_STORAGE_DIR": str(tmp_path / "storage")}
     server = subprocess.Popen([sys.executable, "-m", "gunicorn", "--chdir", "platform", "--bind", f"127.0.0.1:{port}",
