@@ -296,15 +296,16 @@ def sweep_at_web_start() -> None:
 
 
 def _sweep_after_request(**_: object) -> None:
+    marker = storage_dir() / ".last-web-sweep"  # its own: on one machine, the workers' full sweep still runs
     try:
-        last = _marker().stat().st_mtime
+        last = marker.stat().st_mtime
     except FileNotFoundError:
         last = 0.0
     if time.time() - last < settings.ARENA_LOCAL_SWEEP_MINUTES * 60:
         return
     try:
-        _marker().parent.mkdir(parents=True, exist_ok=True)
-        _marker().touch()
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
         sweep_work_folders()
     except Exception:
         log.exception("sweeping the web server's working folder failed")
