@@ -5,7 +5,8 @@
   identity provider suggests that breaks these rules is not refused: allauth picks another (from the email's
   local part, else "user"), skipping reserved ones.
 - Rate limits and lock-outs count the real client address (`accounts.client_ip`), not a spoofable header.
-- Mails say they come from "Arena" (links use the host the request came to). A mail that can't be sent (the
+- Mails say they come from "Arena"; their links are built from the site's configured address (`ARENA_SITE_URL`),
+  never from the request's Host header, which the sender of the request chooses. A mail that can't be sent (the
   mail server down) is logged and the person told to ask again: the sign-up, address change or reset request
   it belonged to still stands.
 """
@@ -16,10 +17,12 @@ import logging
 import re
 import smtplib
 from typing import Any
+from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 
 from accounts.client_ip import client_ip
@@ -38,6 +41,12 @@ def username_problem(name: str) -> str | None:
     return impersonation(name, protected_names())
 
 
+def site_link(url: str, site: SplitResult) -> str:
+    """`url` (a link allauth made) with the scheme and host of the configured site (`ARENA_SITE_URL`)."""
+    parts = urlsplit(url)
+    return urlunsplit((site.scheme, site.netloc, site.path.rstrip("/") + parts.path, parts.query, parts.fragment))
+
+
 class AccountAdapter(DefaultAccountAdapter):
     def clean_username(self, username: str, shallow: bool = False) -> str:
         if problem := username_problem(username):
@@ -50,6 +59,14 @@ class AccountAdapter(DefaultAccountAdapter):
         usable = [t for t in txts if t and impersonation(t.split("@")[0], protected_names()) is None]
         return super().generate_unique_username([*usable, "user"], regex)
 
+    def can_delete_email(self, email_address: Any) -> bool:
+        # the last address can't go: an account that signed up stays held back without one, and one without an
+        # address could not be told of anything or reset its password (accounts.emails)
+        from allauth.account.models import EmailAddress
+
+        others = EmailAddress.objects.filter(user_id=email_address.user_id).exclude(pk=email_address.pk)
+        return others.exists() and super().can_delete_email(email_address)
+
     def get_client_ip(self, request: Any) -> str:
         return client_ip(request) or super().get_client_ip(request)
 
@@ -58,10 +75,16 @@ class AccountAdapter(DefaultAccountAdapter):
         from allauth.core import context as allauth_context
         from django.contrib.sites.requests import RequestSite
 
+        site_url = urlsplit(settings.ARENA_SITE_URL)
         if allauth_context.request is not None and "current_site" not in context:
             site = RequestSite(allauth_context.request)
             site.name = "Arena"
+            site.domain = site_url.netloc  # never the request's Host: anyone can send any
             context = {**context, "current_site": site}
+        # allauth builds links from the request's Host (a reset asked for with `Host: evil.example` would mail the
+        # victim a valid key on the asker's site): every link in a mail points at the configured site instead
+        context = {key: site_link(value, site_url) if key.endswith("_url") and isinstance(value, str) else value
+                   for key, value in context.items()}
         try:
             super().send_mail(template_prefix, email, context)
         except (smtplib.SMTPException, OSError) as exc:

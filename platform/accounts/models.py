@@ -37,3 +37,16 @@ class RetiredName(models.Model):
 
     def __str__(self) -> str:
         return f"retired name {self.digest[:8]}…"
+
+
+class SelfSignup(models.Model):
+    """The account was made by its owner (the sign-up form, the API, an identity provider), so it is held back
+    until it has a verified address (`accounts.emails`). A flag on the account, not read from its addresses: an
+    owner who removed an unverified address would otherwise count as an account nobody signed up."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+                                related_name="self_signup")
+    signed_up_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} signed up"

@@ -8,6 +8,12 @@ underscores, zero-width characters). "i", "l", "1" and "|" are one letter in a s
 "1" reads as either. So "Random", "r a n d o m", "ＲＡＮＤＯＭ", "rаndom" (with a Cyrillic а) and "randorn" all read as
 "random", and "adm1n", "4dm!n" and "AdmIn" as "admin". Digits that pass for no letter (2, 6, 8, 9) stay digits, so
 "bot2", "team 42" and "x86" stay ordinary names.
+
+A name may not *contain* a protected name of two words or more either: "python-random v2" and "my python random"
+pass for the house's "python-random" as much as "Python Random" does. Containment is by whole words (a run of the
+name's words whose skeleton is the protected one), so "randomizer" does not contain "random"; a one-word protected
+name ("random", a staff member's "boss") is refused only as itself and its look-alikes, so "random-walker" and
+"boss-fight" stay ordinary names.
 """
 
 from __future__ import annotations
@@ -42,6 +48,25 @@ def skeleton(name: str) -> str:
     return letters
 
 
+def _words(name: str) -> list[str]:
+    letters = _folded(name).translate(_LOOKALIKES).translate(_DIGITS_AND_SIGNS)
+    return [w for w in re.split(r"[^\w]|_", letters) if w]
+
+
+def _word_runs(name: str) -> set[str]:
+    """The skeletons of every run of consecutive words in `name` (words: what separators, spaces and invisible
+    characters split apart, read as in `skeleton`)."""
+    words = _words(name)
+    runs = set()
+    for start in range(len(words)):
+        for end in range(start + 1, len(words) + 1):
+            run = "".join(words[start:end])
+            for pair, single in _PAIRS:
+                run = run.replace(pair, single)
+            runs.add(run)
+    return runs
+
+
 def legacy_skeleton(name: str) -> str:
     """The skeleton as it was before the digits, signs and letter pairs were added (0 → o, 1 → l only): deleted
     accounts' names reserved before then are stored by this one's digest (`reserved_for_deleted`)."""
@@ -63,9 +88,12 @@ def impersonation(name: str, protected: list[str]) -> str | None:
             return f"names containing '{word}' are reserved for the platform"
     if reason := reserved_for_deleted(mine, legacy=legacy_skeleton(name)):
         return reason
+    runs = _word_runs(name)
     for other in protected:
         if skeleton(other) == mine:
             return f"'{name}' reads as '{other}', a built-in bot or staff member's name"
+        if len(_words(other)) > 1 and skeleton(other) in runs:
+            return f"'{name}' contains '{other}', a built-in bot or staff member's name"
     return None
 
 

@@ -34,12 +34,15 @@ class SignupView(generics.GenericAPIView):
         from allauth.account.internal.flows.email_verification import send_verification_email_to_address
         from allauth.account.models import EmailAddress
 
+        from accounts.models import SelfSignup
+
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         with transaction.atomic():
             user = get_user_model().objects.create_user(data["username"], data["email"], data["password"])
             address = EmailAddress.objects.create(user=user, email=data["email"], primary=True, verified=False)
+            SelfSignup.objects.create(user=user)  # held back until verified (accounts.emails)
         send_verification_email_to_address(request._request, address, signup=True)
         return Response({"id": user.pk, "username": user.username, "email": address.email, "email_verified": False,
                          "token": tokens.issue(user)}, status=status.HTTP_201_CREATED)

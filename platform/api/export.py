@@ -203,7 +203,7 @@ def own_matches(user: Any):
     seats = Participant.objects.select_related("bot", "bot__owner", "version").order_by("seat")
     mine = Participant.objects.filter(bot__in=owned_bots(user.pk)).values("match_id")
     return (Match.objects.filter(pk__in=mine)
-            .defer("result", "unwritten_replay", "params", "time_control")
+            .defer("result", "unwritten_replay", "unwritten_logs", "params", "time_control")
             .select_related("ladder").prefetch_related(Prefetch("participants", seats))
             .order_by("-created_at", "-id"))
 

@@ -86,16 +86,32 @@ def is_loopback(host: str) -> bool:
     return host == "localhost" or (ip is not None and ip.is_loopback)
 
 
+def is_unspecified(host: str) -> bool:
+    """True for the all-interfaces address (0.0.0.0, ::): a server on it is open to the network."""
+    ip = _ip(host)
+    return ip is not None and ip.is_unspecified
+
+
+def opened_without_names(bind: str, env: dict | os._Environ) -> str | None:
+    """What to tell the operator who opens Arena to every interface without naming the hosts it is reached by
+    (ARENA_ALLOWED_HOSTS); None when the server is on one address or the names are given."""
+    if not is_unspecified(split_bind(bind)[0]) or env.get("ARENA_ALLOWED_HOSTS"):
+        return None
+    return (f"ARENA_BIND={bind} opens Arena to the network: say the host names (and addresses) people reach it "
+            "by, comma separated, in ARENA_ALLOWED_HOSTS (e.g. ARENA_ALLOWED_HOSTS=arena.lan,192.168.1.20), and "
+            "set ARENA_SITE_URL to the address mailed links should use (e.g. http://arena.lan:8000). Arena answers "
+            "no other Host: a request's Host would otherwise choose where password-reset links point")
+
+
 def allowed_hosts(bind: str) -> list[str]:
     """The Host headers a server listening on `bind` answers: the loopback names for a loopback address; the
-    address (or name) itself for one interface; any (`*`) for all interfaces (0.0.0.0 or ::), where the names the
-    machine is reached by are not known here — narrow it with ARENA_ALLOWED_HOSTS."""
+    address (or name) itself for one interface. For all interfaces (0.0.0.0 or ::) the names the machine is reached
+    by are not known here, and answering any Host would let a request choose the address Arena's mails link to:
+    only the loopback names, until ARENA_ALLOWED_HOSTS names the others (`up` asks for them: `opened_without_names`)."""
     host, _ = split_bind(bind)
-    if is_loopback(host):
+    if is_loopback(host) or is_unspecified(host):
         return list(LOOPBACK_HOSTS)
     ip = _ip(host)
-    if ip is not None and ip.is_unspecified:
-        return ["*"]
     if ip is not None and ip.version == 6:
         return [f"[{ip}]"]
     return [host]

@@ -1,8 +1,10 @@
 """Health checks for docker-compose.yml's services: a cheap `/healthz` view, and a command line that probes it
 (or beat's schedule file) from inside a container.
 
-`/healthz` answers 200 "ok" when the process serves requests and its database answers, 503 otherwise; it tells
-nothing else (no version, no host names). The compose healthchecks run `python platform/arena_site/health.py web`
+`/healthz` answers 200 "ok" when the process serves requests and its database, its cache (Redis) and its object
+storage answer, 503 naming the one that does not otherwise; it tells nothing else (no version, no host names). The
+cache and the storage are asked with a deadline (`PROBE_SECONDS`): a dependency that accepts connections and never
+answers (a hanging S3 endpoint, a paused Redis) is exactly the one that stalls the site while it still "serves". The compose healthchecks run `python platform/arena_site/health.py web`
 and `... beat`: plain Python, no Django set-up, so that a check costs milliseconds."""
 
 from __future__ import annotations
@@ -20,6 +22,44 @@ from django.http import HttpRequest, HttpResponse
 BEAT_STALE_SECONDS = 300
 
 
+#: Seconds the cache and the object storage have, each, to answer the health check.
+PROBE_SECONDS = 2.0
+
+
+def _stalled_dependency() -> str | None:
+    """"cache" or "storage" when it fails or does not answer within PROBE_SECONDS; None when both answer."""
+    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import TimeoutError as Late
+
+    from django.core.cache import cache
+
+    from arena_site import objects
+    from arena_site.cache import unreachable_since
+
+    def cache_ok() -> bool:
+        cache.get("arena-health-probe")  # the fail-safe cache answers from memory when Redis fails: ask it after
+        return unreachable_since() is None
+
+    def storage_ok() -> bool:
+        objects.exists("arena-health-probe")
+        return True
+
+    pool = ThreadPoolExecutor(max_workers=2)  # a probe that hangs is left to its own timeouts, never waited for
+    try:
+        probes = {"cache": pool.submit(cache_ok), "storage": pool.submit(storage_ok)}
+        for name, probe in probes.items():
+            try:
+                if not probe.result(timeout=PROBE_SECONDS):
+                    return name
+            except Late:
+                return name
+            except Exception:  # the dependency refused: it is down
+                return name
+        return None
+    finally:
+        pool.shutdown(wait=False)
+
+
 def healthz(request: HttpRequest) -> HttpResponse:
     from django.db import connection
 
@@ -28,6 +68,8 @@ def healthz(request: HttpRequest) -> HttpResponse:
             cursor.execute("SELECT 1")
     except Exception:  # the database is down: this web server can't serve anything useful
         return HttpResponse("database unavailable\n", status=503, content_type="text/plain")
+    if stalled := _stalled_dependency():
+        return HttpResponse(f"{stalled} unavailable\n", status=503, content_type="text/plain")
     return HttpResponse("ok\n", content_type="text/plain")
 
 

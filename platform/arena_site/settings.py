@@ -125,6 +125,7 @@ INSTALLED_APPS = [
 ]  # the order of the apps' dependencies is another: platform/README.md, "Dependency order"
 
 MIDDLEWARE = [
+    "arena_site.middleware.BodyLimitMiddleware",  # first: a body too large is refused before anything reads it
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -140,7 +141,7 @@ MIDDLEWARE = [
 # Static files with DEBUG off, under gunicorn and under `make up`'s runserver alike (runserver serves them only
 # with DEBUG on). On embedded defaults WhiteNoise finds them in the apps (no collectstatic step); a deployment
 # serves what `collectstatic` put in STATIC_ROOT.
-MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+MIDDLEWARE.insert(2, "whitenoise.middleware.WhiteNoiseMiddleware")  # right after SecurityMiddleware
 WHITENOISE_USE_FINDERS = ARENA_EMBEDDED or DEBUG
 
 ROOT_URLCONF = "arena_site.urls"
@@ -210,8 +211,12 @@ ARENA_TRUSTED_PROXIES = [p.strip() for p in os.environ.get("ARENA_TRUSTED_PROXIE
 # The throttles' counters: shared by every web process through Redis when the broker is Redis.
 _broker = os.environ.get("CELERY_BROKER_URL", "")
 if _broker.startswith(("redis://", "rediss://")):
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _broker,
-                          "KEY_PREFIX": "arena-cache"}}
+    # A stopped or hanging Redis must not take log-ins down: bounded waits, then counted per process
+    # (arena_site.cache, which says so in the log and on /metrics).
+    _cache_timeout = _env_float("ARENA_CACHE_TIMEOUT", 1.0)
+    CACHES = {"default": {"BACKEND": "arena_site.cache.FailSafeRedisCache", "LOCATION": _broker,
+                          "KEY_PREFIX": "arena-cache", "OPTIONS": {
+                              "socket_connect_timeout": _cache_timeout, "socket_timeout": _cache_timeout}}}
 
 # --- Log-in lock-out (django-axes) ------------------------------------------------------------------------------
 # After ARENA_LOGIN_FAILURE_LIMIT failed log-ins of one username from one address (API, web form or admin), that
@@ -310,6 +315,8 @@ ARENA_LIMITS = {
     "cpu_rate": _env_float("ARENA_CPU_RATE", 1.0),
 }
 ARENA_UPLOAD_MAX_BYTES = _env_int("ARENA_UPLOAD_MAX_MB", 10) * 1024 * 1024
+# Any request's body: the largest upload and a margin for the form's other fields (arena_site.middleware).
+ARENA_REQUEST_MAX_BYTES = ARENA_UPLOAD_MAX_BYTES + 1024 * 1024
 ARENA_UNPACKED_MAX_BYTES = _env_int("ARENA_UNPACKED_MAX_MB", 50) * 1024 * 1024
 ARENA_UNPACKED_MAX_FILES = _env_int("ARENA_UNPACKED_MAX_FILES", 2000)
 ARENA_RUNTIMES = ("python", "node", "binary")
@@ -373,6 +380,15 @@ ARENA_BUILD_CACHE_OWNER_MB = _env_int("ARENA_BUILD_CACHE_OWNER_MB", 800)
 # Each worker sweeps its own working folder at start and then after a task at most this often; the web sweeps its
 # upload staging at start (matches.storage.sweep_local).
 ARENA_LOCAL_SWEEP_MINUTES = _env_float("ARENA_LOCAL_SWEEP_MINUTES", 15.0)
+# Uploaded files are spooled into the working folder, where a killed web process's leftovers are swept
+# (matches.storage.upload_temp_dir).
+FILE_UPLOAD_TEMP_DIR = str((ARENA_LOCAL_DIR or STORAGE_DIR) / "upload-tmp")
+try:
+    os.makedirs(FILE_UPLOAD_TEMP_DIR, exist_ok=True)
+except OSError:  # a process that can't write there (a one-off command) uploads nothing
+    pass
+# The replay viewer's cache of frames on each web server's own disk (web.frames): at most this much, oldest out.
+ARENA_FRAMES_CACHE_MB = _env_float("ARENA_FRAMES_CACHE_MB", 512.0)
 
 
 def s3_storage(env) -> dict:
@@ -425,9 +441,12 @@ EMAIL_USE_SSL = os.environ.get("ARENA_EMAIL_SSL", "0") == "1"
 EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = os.environ.get("ARENA_EMAIL_FROM", "arena@localhost")
 # The links in emails and webhook bodies start with this (e.g. https://arena.example.org).
+# Mailed account links (sign-up verification, password resets) are built from it too, never from a request's Host.
+_named_host = next((h for h in ALLOWED_HOSTS if h not in ("*", "")), "localhost").lstrip(".")
 ARENA_SITE_URL = os.environ.get("ARENA_SITE_URL") or (
-    f"http://{os.environ.get('ARENA_BIND', '127.0.0.1:8000')}" if ARENA_EMBEDDED
-    else f"https://{next((h for h in ALLOWED_HOSTS if h not in ('*', '')), 'localhost').lstrip('.')}")
+    (f"http://{_named_host}:{embedded.split_bind(ARENA_BIND)[1]}"
+     if embedded.is_unspecified(embedded.split_bind(ARENA_BIND)[0]) else f"http://{ARENA_BIND}")
+    if ARENA_EMBEDDED else f"https://{_named_host}")
 ARENA_WEBHOOK = {
     "timeout": _env_float("ARENA_WEBHOOK_TIMEOUT", 5.0),    # seconds a try may take in all (then it failed)
     "retries": _env_int("ARENA_WEBHOOK_RETRIES", 5),        # tries after the first (5xx, 408, 429, network)
@@ -494,5 +513,8 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"arena": {"handlers": ["console"], "level": os.environ.get("ARENA_LOG_LEVEL", "INFO")}},
+    "loggers": {"arena": {"handlers": ["console"], "level": os.environ.get("ARENA_LOG_LEVEL", "INFO")},
+                # every 500 (Django logs it here with its traceback); Django's own console handler shows it
+                # only with DEBUG on, and the error pages tell people it has been logged
+                "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False}},
 }

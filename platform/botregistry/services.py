@@ -320,8 +320,16 @@ def set_active_version(bot: Bot, version: BotVersion) -> bool:
 
 
 def builtin_bot_names() -> list[str]:
-    """The built-in bots' names: no other bot and no user may read as one (`accounts.names`)."""
-    return list(Bot.objects.filter(builtin=True).values_list("name", flat=True).distinct())
+    """The built-in bots' names, and what is left of each without its game and its runtime (`python-random-thebes`,
+    `python-random`, `random-thebes`, `random`; see `register_builtin`): no other bot and no user may read as one or
+    contain one (`accounts.names`)."""
+    names = set()
+    for name, game in Bot.objects.filter(builtin=True).values_list("name", "game").distinct():
+        for form in (name, name.removesuffix(f"-{game}")):
+            names.add(form)
+            if "-" in form:
+                names.add(form.split("-", 1)[1])
+    return sorted(names)
 
 
 def house_user():

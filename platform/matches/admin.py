@@ -19,7 +19,7 @@ class MatchAdmin(admin.ModelAdmin):
     raw_id_fields = ("requested_by",)
     # The seed is made by `matches.seeds.new_seed`, never typed in: read-only here, shown to staff only.
     readonly_fields = ("seed", "result", "heartbeat_at", "sent_at", "worker", "engine_version", "replay_path")
-    exclude = ("unwritten_replay",)
+    exclude = ("unwritten_replay", "unwritten_logs")
     inlines = [ParticipantInline]
     actions = ["cancel"]
 

@@ -61,6 +61,10 @@ class Match(models.Model):
         null=True, blank=True, editable=False,
         help_text="The replay file's bytes, kept while storage could not take them (full or failing); "
                   "beat writes them out (matches.storage) and clears this.")
+    unwritten_logs = models.BinaryField(
+        null=True, blank=True, editable=False,
+        help_text="The bots' own logs of the match (the file beside the replay), kept with the unwritten replay "
+                  "and written out with it (matches.storage).")
 
     class Meta:
         ordering = ["-id"]

@@ -250,15 +250,22 @@ def record_result(match_id: int, result: MatchResult | Mapping[str, Any], replay
     return True
 
 
+#: Seconds the broker may take to answer how many messages wait (each of connecting and answering).
+BROKER_QUESTION_SECONDS = 2.0
+
+
 def waiting_messages() -> int | None:
     """How many task messages wait in the broker's queue for a worker (None when the broker cannot say).
     A match task is taken off it as soon as a worker can run it (prefetch 1, acknowledged late), so an empty
     queue with a match still queued for a while means that match's message was lost."""
     from arena_site.celery import app
 
+    # bounded: a broker that accepts connections and answers nothing (paused, overloaded) must not hang /metrics
+    # or the recovery tick that asks (transport options of kombu's Redis transport)
+    options = {"socket_timeout": BROKER_QUESTION_SECONDS, "socket_connect_timeout": BROKER_QUESTION_SECONDS}
     try:
-        with app.connection_for_read() as conn:
-            conn.ensure_connection(max_retries=1)
+        with app.connection_for_read(transport_options=options) as conn:
+            conn.ensure_connection(max_retries=1, timeout=BROKER_QUESTION_SECONDS)
             declared = conn.default_channel.queue_declare(queue=settings.CELERY_TASK_DEFAULT_QUEUE, durable=True,
                                                           auto_delete=False)
             return int(declared.message_count)

@@ -6,7 +6,8 @@
   (`Match.unwritten_replay`; the match reads as `replay_missing`). Beat writes them out once storage takes
   them again (`write_unwritten_replays`) and clears the field. Keeping the document the referee built is exact,
   byte for byte: re-simulating from seed + actions would rebuild the game's events but not what only the run
-  knew (each decision's time, the faults' messages, the bots' hashes), so it is not chosen.
+  knew (each decision's time, the faults' messages, the bots' hashes), so it is not chosen. The bots' own logs of
+  the run are kept beside it (`Match.unwritten_logs`) and written out with it.
 - **Low storage pauses matchmaking** (`storage_low`): below `ARENA_STORAGE_MIN_FREE_MB` free in the working
   folder, or with `ARENA_UNWRITTEN_REPLAYS_PAUSE` replays waiting in the database (an S3 endpoint refusing
   uploads has no free space to read: its errors are the signal), ladder matchmaking queues nothing and says why (a log line, `manage.py up`'s status line); matches already queued
@@ -103,6 +104,10 @@ def place_replay(match: Match, result: MatchResult, replay_tmp: Path | None, rel
                 match.unwritten_replay = replay_tmp.read_bytes()
             except OSError:
                 log.exception("match %s: the run's replay file cannot be read either: it is lost", match.pk)
+            try:  # the bots' own logs are kept with it: their authors read them like the replay
+                match.unwritten_logs = logs_tmp.read_bytes() if logs_tmp.exists() else None
+            except OSError:
+                log.exception("match %s: the bots' logs cannot be read either: they are lost", match.pk)
             for leftover in (replay_tmp, logs_tmp):
                 leftover.unlink(missing_ok=True)
             return
@@ -119,21 +124,27 @@ def replay_relative(match_id: int) -> Path:
 def write_unwritten_replays(limit: int = 50) -> list[int]:
     """Write the replays kept in the database to storage (beat), unless storage is low. Returns the match ids
     whose replay is now in storage."""
+    from arena.botlogs import logs_path
+
     if storage_low():
         return []
     written = []
     for match_id in (Match.objects.filter(unwritten_replay__isnull=False).order_by("pk")
                      .values_list("pk", flat=True)[:limit]):
-        data = Match.objects.filter(pk=match_id).values_list("unwritten_replay", flat=True).first()
-        if data is None:
+        kept = Match.objects.filter(pk=match_id).values_list("unwritten_replay", "unwritten_logs").first()
+        if kept is None or kept[0] is None:
             continue
+        data, logs = kept
         relative = replay_relative(match_id)
         try:
+            if logs is not None:  # first, as place_replay does: the replay's presence says the logs are in place
+                objects.put_bytes(logs_path(relative).as_posix(), bytes(logs))
             objects.put_bytes(relative.as_posix(), bytes(data))  # atomic: no half-written replay is ever seen
         except Exception as exc:  # OSError from a folder, botocore's errors from S3
             log.warning("match %s: the kept replay still cannot be written (%s)", match_id, exc)
             break  # storage is failing: try again on the next tick
-        Match.objects.filter(pk=match_id).update(replay_path=relative.as_posix(), unwritten_replay=None)
+        Match.objects.filter(pk=match_id).update(replay_path=relative.as_posix(), unwritten_replay=None,
+                                                 unwritten_logs=None)
         written.append(match_id)
     if written:
         log.info("wrote the replays of matches %s, kept in the database while storage failed", written)
@@ -186,7 +197,8 @@ def sweep_work_folders(grace_seconds: float = WORK_GRACE_SECONDS) -> list[Path]:
 
     cutoff = time.time() - grace_seconds
     removed = []
-    for folder in (storage_dir() / "validation", storage_dir() / "staging", cache_dir() / ".tmp"):
+    for folder in (storage_dir() / "validation", storage_dir() / "staging", upload_temp_dir(),
+                   cache_dir() / ".tmp"):
         if not folder.is_dir():
             continue
         for entry in folder.iterdir():
@@ -200,9 +212,23 @@ def sweep_work_folders(grace_seconds: float = WORK_GRACE_SECONDS) -> list[Path]:
             else:
                 entry.unlink(missing_ok=True)
             removed.append(entry)
+    if objects.is_local():  # a killed upload's half-written archive (`LocalStorage` writes `<name>.<hex>.part`)
+        for part in (Path(settings.STORAGE_DIR) / "bots").glob("*/*/*.part"):
+            try:
+                if part.lstat().st_mtime <= cutoff:
+                    part.unlink(missing_ok=True)
+                    removed.append(part)
+            except FileNotFoundError:
+                continue
     if removed:
         log.info("swept %d left-over working folders: %s", len(removed), ", ".join(p.name for p in removed[:10]))
     return removed
+
+
+def upload_temp_dir() -> Path:
+    """Where Django spools uploaded files (`FILE_UPLOAD_TEMP_DIR`): in the working folder, so that what a killed
+    web process left there is swept like its staging folders (the system's /tmp is nobody's to sweep)."""
+    return storage_dir() / "upload-tmp"
 
 
 def sweep_dead_build_caches(grace_seconds: float = WORK_GRACE_SECONDS) -> list[Path]:
@@ -261,12 +287,33 @@ def sweep_local_if_due() -> list[Path]:
 
 
 def sweep_at_web_start() -> None:
-    """The web server's start (arena_site.wsgi): its upload staging folders left by a killed process go. No
-    database needed; never in the way of starting."""
+    """The web server's start (arena_site.wsgi): its upload staging folders left by a killed process go, and
+    again after a request at most every ARENA_LOCAL_SWEEP_MINUTES (a web server that runs for weeks has workers
+    killed under it: gunicorn's timeout). No database needed; never in the way of starting."""
+    from django.core.signals import request_finished
+
+    upload_temp_dir().mkdir(parents=True, exist_ok=True)
     try:
         sweep_work_folders()
     except Exception:
         log.exception("sweeping the working folder at start failed")
+    request_finished.connect(_sweep_after_request, dispatch_uid="matches.storage.sweep_after_request")
+
+
+def _sweep_after_request(**_: object) -> None:
+    marker = storage_dir() / ".last-web-sweep"  # its own: on one machine, the workers' full sweep still runs
+    try:
+        last = marker.stat().st_mtime
+    except FileNotFoundError:
+        last = 0.0
+    if time.time() - last < settings.ARENA_LOCAL_SWEEP_MINUTES * 60:
+        return
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+        sweep_work_folders()
+    except Exception:
+        log.exception("sweeping the web server's working folder failed")
 
 
 @worker_ready.connect

@@ -140,6 +140,34 @@ def broker_queue() -> Iterator[Metric]:
         yield queue
 
 
+def dependencies() -> Iterator[Metric]:
+    """What stalls or pauses the platform: the shared cache unreachable (`arena_site.cache`), the working folder's
+    free space, replays waiting in the database because storage refused them, and ladder matchmaking paused for
+    either (`matches.storage.storage_low`). One count query and one bounded cache round trip."""
+    from django.core.cache import cache
+
+    from arena_site.cache import unreachable_since
+    from matches.models import Match
+    from matches.storage import free_megabytes, storage_low
+
+    cache.get("arena-metrics-probe")  # bounded (the cache's socket timeouts); answers from memory when Redis fails
+    up = GaugeMetricFamily("arena_cache_up", "1 if the shared cache (Redis) answered this process.")
+    up.add_metric([], 0 if unreachable_since() is not None else 1)
+    yield up
+    free = free_megabytes()
+    if free is not None:
+        disk = GaugeMetricFamily("arena_storage_free_bytes", "Free space of this process's working folder.")
+        disk.add_metric([], free * 1024 * 1024)
+        yield disk
+    unwritten = GaugeMetricFamily("arena_unwritten_replays",
+                                  "Finished matches whose replay waits in the database because storage refused it.")
+    unwritten.add_metric([], Match.objects.filter(unwritten_replay__isnull=False).count())
+    yield unwritten
+    paused = GaugeMetricFamily("arena_matchmaking_paused", "1 while ladder matchmaking is paused for storage.")
+    paused.add_metric([], 1 if storage_low() else 0)
+    yield paused
+
+
 class ArenaCollector(Collector):
     """All of the above; registered on a registry of its own by `monitoring.views` (never the process-global
     one, so importing this module twice or in a worker registers nothing)."""
@@ -151,3 +179,4 @@ class ArenaCollector(Collector):
         yield faults_by_kind()
         yield validation_outcomes()
         yield from broker_queue()
+        yield from dependencies()

@@ -64,6 +64,9 @@ class Target:
 # IPv6 ranges that carry an IPv4 address inside (NAT64, IPv4-compatible): judged by that address, since a
 # NAT64 or 6to4 gateway would deliver to it (64:ff9b::a9fe:a9fe is 169.254.169.254, cloud metadata).
 _EMBEDDING_IPV4 = [ipaddress.ip_network(n) for n in ("64:ff9b::/96", "64:ff9b:1::/48", "::/96")]
+# The only IPv6 global unicast space (RFC 4291 §2.4): `is_global` alone lets through ranges Python's table misses
+# (fec0::/10, the deprecated site-local range, counts as global in Python 3.11), so an IPv6 target must be in here.
+_IPV6_GLOBAL_UNICAST = ipaddress.ip_network("2000::/3")
 
 
 def _allowed(address: str) -> bool:
@@ -79,6 +82,8 @@ def _allowed(address: str) -> bool:
             ip = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
     if settings.ARENA_WEBHOOK["allow_private"]:
         return not ip.is_multicast and not ip.is_unspecified
+    if isinstance(ip, ipaddress.IPv6Address) and (ip not in _IPV6_GLOBAL_UNICAST or ip.is_site_local):
+        return False
     return ip.is_global and not ip.is_multicast
 
 

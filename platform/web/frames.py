@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import gzip
 import json
+import logging
 import os
 from pathlib import Path
+
+from django.conf import settings
 
 from arena import narration
 from arena import replay as replays
@@ -22,6 +25,9 @@ from matches.models import Match
 # 4: the payload carries the story (arena.narration: turns in words, scores by frame, chapters, final parts)
 # 5: a faulted turn's story says the referee substituted the move (arena.narration)
 CACHE_VERSION = 6
+
+
+log = logging.getLogger("arena.platform")
 
 
 class NoReplay(LookupError):
@@ -64,11 +70,40 @@ def frames_gz(match: Match, seat: int | None) -> bytes:
         "story": narration.story(replay["header"]["game"], frames, names),
     }
     data = gzip.compress(json.dumps(payload, separators=(",", ":")).encode(), compresslevel=6, mtime=0)
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    tmp = cache.with_name(cache.name + f".{os.getpid()}.part")
-    tmp.write_bytes(data)
-    os.replace(tmp, cache)
+    _keep(cache, data)
     return data
+
+
+def _keep(cache: Path, data: bytes) -> None:
+    """Cache `data` at `cache`, then hold the whole cache to ARENA_FRAMES_CACHE_MB (the oldest go first). A disk
+    that is full or failing keeps nothing: the viewer is served all the same, uncached."""
+    tmp = cache.with_name(cache.name + f".{os.getpid()}.part")
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(data)
+        os.replace(tmp, cache)
+    except OSError as exc:
+        log.warning("the viewer's cache could not keep %s (%s): served uncached", cache.name, exc)
+        tmp.unlink(missing_ok=True)
+        return
+    _bound(objects.local_dir() / "frames", int(settings.ARENA_FRAMES_CACHE_MB * 1024 * 1024))
+
+
+def _bound(root: Path, limit: int) -> None:
+    """Remove the oldest cached payloads (every cache version) until those left take at most `limit` bytes."""
+    kept = []
+    for path in root.rglob("*.json.gz"):
+        try:
+            stat = path.stat()
+        except FileNotFoundError:  # another web process removed it
+            continue
+        kept.append((stat.st_mtime, stat.st_size, path))
+    total = sum(size for _, size, _ in kept)
+    for _, size, path in sorted(kept):
+        if total <= limit:
+            return
+        path.unlink(missing_ok=True)
+        total -= size
 
 
 def _cache_path(match: Match, seat: int | None) -> Path:

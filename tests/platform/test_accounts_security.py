@@ -205,6 +205,30 @@ def test_failed_admin_logins_lock_out(client, make_user, settings):
     assert client.get("/admin/").status_code == 302, "not logged in"
 
 
+@pytest.mark.parametrize("spelling", ["AUD3LOCK", "Aud3Lock", " aud3lock", "aud3lock ", "aud3lock@example.org",
+                                      "AUD3LOCK@Example.org"])
+def test_the_lock_out_holds_for_every_spelling_of_the_account(spelling, anon, client, make_user, settings):
+    """Issue 22, 8: after five failures as `aud3lock`, another spelling of the same account (case, spaces, its
+    email address) is locked too, on the API, the web form and the admin; before, each had its own five tries."""
+    from django.contrib.auth import get_user_model
+
+    user = make_user("aud3lock")
+    get_user_model().objects.filter(pk=user.pk).update(email="aud3lock@example.org", is_staff=True)
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        anon.post("/api/auth/login/", {"username": "aud3lock", "password": "wrong"}, format="json")
+    good = {"username": spelling, "password": "pw-123456789"}
+    assert anon.post("/api/auth/login/", good, format="json").status_code == 429
+    assert client.post("/login/", good).status_code == 429
+    assert client.post("/admin/login/?next=/admin/", good).status_code == 429
+    assert not client.session.get("_auth_user_id")
+
+
+def test_spellings_of_an_unknown_name_share_one_count(anon, settings, db):
+    for typed in ("Ghost", "GHOST", " ghost", "ghost", "gHoSt")[:settings.AXES_FAILURE_LIMIT]:
+        anon.post("/api/auth/login/", {"username": typed, "password": "wrong"}, format="json")
+    assert anon.post("/api/auth/login/", {"username": "ghost ", "password": "x"}, format="json").status_code == 429
+
+
 def test_a_successful_login_below_the_limit_works_and_resets_the_count(anon, make_user, settings):
     make_user("hal")
     for _ in range(settings.AXES_FAILURE_LIMIT - 1):
@@ -231,6 +255,33 @@ def test_bot_names_cannot_pass_for_built_in_bots_or_staff(name, make_user, clien
     response = client_for(make_user("mallory")).post("/api/bots/", {"name": name, "game": "thebes"}, format="json")
     assert response.status_code == 400, name
     assert "name" in response.json()
+
+
+@pytest.mark.parametrize("name", ["python-random", "python-greedy-thebes", "mcts-level3-thebes", "my python random v2",
+                                  "the mcts level3", "Python.Rand0m v2", "random-thebes-pro"])
+def test_bot_names_cannot_contain_a_built_in_bot_or_staff_name(name, make_user, client_for):
+    """Issue 22, 10: the house names its bots `<runtime>-<folder>[-<game>]`; a name holding one of them, or
+    the name without its game or its runtime, passes for it as much as the whole name does."""
+    from django.contrib.auth import get_user_model
+
+    from botregistry.models import Bot
+
+    house = make_user("house")
+    for builtin in ("python-random-thebes", "python-greedy-thebes", "python-mcts-level3-thebes"):
+        Bot.objects.create(owner=house, name=builtin, game="thebes", builtin=True)
+    get_user_model().objects.filter(pk=make_user("boss").pk).update(is_staff=True)
+    response = client_for(make_user("mallory")).post("/api/bots/", {"name": name, "game": "thebes"}, format="json")
+    assert response.status_code == 400, name
+    assert "contains" in str(response.json()["name"]) or "reads as" in str(response.json()["name"])
+
+
+def test_names_that_merely_share_letters_with_a_built_in_bot_are_fine(make_user, client_for):
+    from botregistry.models import Bot
+
+    Bot.objects.create(owner=make_user("house"), name="python-random-thebes", game="thebes", builtin=True)
+    for name in ("randomizer", "pythonista", "thebes hero", "random-walker"):
+        assert client_for(make_user()).post("/api/bots/", {"name": name, "game": "thebes"},
+                                            format="json").status_code == 201, name
 
 
 def test_ordinary_names_and_staff_are_fine(make_user, client_for):

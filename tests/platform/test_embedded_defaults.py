@@ -55,8 +55,9 @@ def test_an_emptied_key_file_is_refused_with_what_to_do(tmp_path):
     ("192.168.1.20:8000", ["192.168.1.20"]),
     ("[2001:db8::5]:8000", ["[2001:db8::5]"]),
     ("arena.lan:8000", ["arena.lan"]),
-    ("0.0.0.0:8000", ["*"]),  # all interfaces: the names the machine is reached by are not known
-    ("[::]:8000", ["*"]),
+    # all interfaces: the names the machine is reached by are not known; never "*" (issue 22, 6)
+    ("0.0.0.0:8000", ["localhost", "127.0.0.1", "[::1]"]),
+    ("[::]:8000", ["localhost", "127.0.0.1", "[::1]"]),
 ])
 def test_allowed_hosts_follow_the_bind_address(bind, hosts):
     assert embedded.allowed_hosts(bind) == hosts

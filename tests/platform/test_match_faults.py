@@ -327,3 +327,36 @@ def test_staff_see_that_matchmaking_is_paused_in_the_admin(admin_client, setting
     assert page.status_code == 200 and "Matchmaking is paused: storage low" in page.content.decode()
     settings.ARENA_STORAGE_MIN_FREE_MB = 0
     assert "Matchmaking is paused" not in admin_client.get("/admin/matches/match/").content.decode()
+
+
+def test_the_bots_logs_are_kept_with_the_replay_while_object_storage_refuses(match, settings):
+    """Issue 22, 14: an S3 endpoint that refuses connections (nothing listens on its port) lost the bots' own
+    logs of 20 of 807 matches while their replays waited in the database; both wait now, and both are written."""
+    from object_storage import CREDENTIALS, free_port
+
+    from arena.botlogs import logs_path
+    from arena_site import objects
+    from arena_site.settings import s3_storage
+    from matches import services, storage
+    from matches.models import Match
+
+    run_file = storage.temp_dir() / f"{match.pk}.1.replay.json.gz"
+    run_file.parent.mkdir(parents=True, exist_ok=True)
+    run_file.write_bytes(b"the run's replay")
+    logs_path(run_file).write_bytes(b"the bots' own logs")
+    local = settings.STORAGES
+    settings.STORAGES = {**local, "arena": s3_storage(
+        {**CREDENTIALS, "ARENA_S3_BUCKET": "arena", "ARENA_S3_ENDPOINT_URL": f"http://127.0.0.1:{free_port()}",
+         "ARENA_S3_ADDRESSING_STYLE": "path", "ARENA_S3_TIMEOUT": "1"})}
+    run = services.Run.of(services.claim(match.pk, "host-a:100"))
+    assert services.record_result(match.pk, result_for(match, [1, 2]), run_file, run) is True
+    kept = Match.objects.get(pk=match.pk)
+    assert kept.replay_missing and bytes(kept.unwritten_logs) == b"the bots' own logs"
+    assert not run_file.exists() and not logs_path(run_file).exists()
+
+    settings.STORAGES = local  # storage is back
+    assert storage.write_unwritten_replays() == [match.pk]
+    written = Match.objects.get(pk=match.pk)
+    assert written.unwritten_logs is None and written.unwritten_replay is None
+    with objects.opened(logs_path(written.replay_path).as_posix()) as f:
+        assert f.read() == b"the bots' own logs"

@@ -124,7 +124,9 @@ def test_preferences_api_reads_and_changes_each_event(make_user):
                                  "http://[::ffff:127.0.0.1]/", "http://0.0.0.0/", "ftp://example.org/",
                                  "file:///etc/passwd", "http://user:pw@example.org/", "javascript:alert(1)",
                                  # IPv4 inside IPv6: NAT64 of the metadata address, 6to4 and compatible loopback
-                                 "http://[64:ff9b::a9fe:a9fe]/", "http://[2002:7f00:1::1]/", "http://[::7f00:1]/"])
+                                 "http://[64:ff9b::a9fe:a9fe]/", "http://[2002:7f00:1::1]/", "http://[::7f00:1]/",
+                                 # IPv6 outside global unicast that Python 3.11 counts as global (issue 22, 9)
+                                 "http://[fec0::1]/", "http://[feff::1]/", "http://[4000::1]/"])
 def test_a_webhook_on_the_servers_own_network_is_refused(make_user, settings, url):
     settings.ARENA_WEBHOOK = {**settings.ARENA_WEBHOOK, "allow_private": False}
     user = make_user()

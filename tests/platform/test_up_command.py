@@ -215,3 +215,17 @@ def test_a_stop_signal_while_stopping_still_stops_every_child():
                 process.wait()
     assert _SignalledOnFirstPoll.signalled
     assert [process.returncode for _, process in command.children] == [-signal.SIGTERM] * 4
+
+
+def test_an_opened_up_asks_for_its_host_names_before_starting_anything(tmp_path):
+    """Issue 22, 6: `ARENA_BIND=0.0.0.0` used to answer any Host (`ALLOWED_HOSTS = ["*"]`), so a password reset
+    asked for with `Host: evil.example` mailed a valid key on the attacker's site. Opened, `up` first asks for
+    the names it is reached by."""
+    port = _free_port()
+    env = {**_up_env(tmp_path), "ARENA_BIND": f"0.0.0.0:{port}"}
+    done = subprocess.run([sys.executable, "manage.py", "up"], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode != 0
+    assert "ARENA_ALLOWED_HOSTS" in done.stderr + done.stdout
+    assert not _listening_addresses(port), "nothing was started"
+    assert not (tmp_path / "var" / "log" / "web.log").exists()

@@ -110,3 +110,40 @@ def test_odd_password_reset_keys_are_a_400(anon, key):
     assert response.status_code == 400 and "key" in response.json(), (key, response.status_code, response.content)
     verify = anon.post("/api/auth/email/verify/", {"key": key}, format="json")
     assert verify.status_code == 400, (key, verify.status_code)
+
+
+@pytest.mark.django_db
+def test_removing_the_unverified_address_lifts_no_hold_and_gets_no_address_mailed(anon, client_for, mailoutbox):  # noqa: F811
+    """Issue 22, 4: an account that signed up removed its unverified address on /accounts/email/; it then counted
+    as one nobody signed up: uploads were allowed and `PATCH /api/auth/me/notifications/` took any address, which
+    Arena then mailed. The hold is a flag on the account, the last address can't be removed, and an address
+    without a verified record is never mailed."""
+    from allauth.account.models import EmailAddress
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from platform_helpers import bot_files, make_bot, upload, zip_bytes
+
+    from accounts.emails import notification_address, verification_pending
+    from notifications import services
+
+    made = api_signup(anon, "sly", "sly@example.org").json()
+    user = get_user_model().objects.get(username="sly")
+    owner = client_for()
+    owner.credentials(HTTP_AUTHORIZATION=f"Token {made['token']}")
+    browser = Client()
+    browser.force_login(user)
+    browser.post("/accounts/email/", {"action_remove": "", "email": "sly@example.org"})
+    assert EmailAddress.objects.filter(user=user, email="sly@example.org").exists(), "the last address stays"
+
+    EmailAddress.objects.filter(user=user).delete()  # as the page let it happen before
+    user.refresh_from_db()
+    assert verification_pending(user)
+    refused = upload(owner, make_bot(user, "sly-bot").pk, zip_bytes(bot_files("sly-bot")))
+    assert refused.status_code == 403 and "verify your email" in refused.json()["detail"]
+    changed = owner.patch("/api/auth/me/notifications/", {"email_address": "victim@elsewhere.example",
+                                                          "email": True}, format="json")
+    assert changed.status_code == 400 and "email_address" in changed.json()
+    user.refresh_from_db()
+    assert user.email != "victim@elsewhere.example" and notification_address(user) is None
+    services.update(user, email=True)
+    assert "email" not in services.notify(user, services.Event.VERSION_FAILED, "failed", "failed", "/me/", {})

@@ -5,6 +5,8 @@ from __future__ import annotations
 import gzip
 import json
 
+import pytest
+
 from arena import replay as replays
 
 
@@ -77,3 +79,55 @@ def test_a_minos_seat_view_does_not_tell_the_other_seats_choices(client, minos_m
     assert kept and not any(text in json.dumps(payload) for text in kept)
     assert any(f["action"] is None for f in theirs)
     assert any(f["action"] and f["action"].startswith("draft:") for f in theirs)
+
+
+def _cached(settings):
+    from pathlib import Path
+
+    root = Path(settings.ARENA_LOCAL_DIR or settings.STORAGE_DIR) / "frames"
+    return sorted(root.rglob("*.json.gz"))
+
+
+def test_the_viewers_cache_is_bounded(client, world, settings):
+    """Issue 22, 15: every match and seat viewed stayed on the web server's disk for ever."""
+    m = world["match"]
+    frames_of(client, m.pk, "all")
+    (first,) = _cached(settings)
+    settings.ARENA_FRAMES_CACHE_MB = first.stat().st_size * 2.5 / (1024 * 1024)
+    for seat in ("0", "1", "2", "3"):
+        frames_of(client, m.pk, seat)
+    left = _cached(settings)
+    assert sum(p.stat().st_size for p in left) <= settings.ARENA_FRAMES_CACHE_MB * 1024 * 1024
+    assert any(p.name.endswith(".seat3.json.gz") for p in left), "the newest stays"
+    assert frames_of(client, m.pk, "all")["frames"], "a payload pushed out is made again"
+
+
+@pytest.fixture
+def full_disk(tmp_path):
+    """A 256 KiB tmpfs, filled: writing to it fails with ENOSPC, as a full disk does."""
+    import os
+    import subprocess
+
+    mount = tmp_path / "full"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)], check=True)
+    try:
+        fd = os.open(mount / "filler", os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            while True:
+                os.write(fd, b"\0" * 4096)
+        except OSError:  # ENOSPC: full
+            pass
+        finally:
+            os.close(fd)
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], check=True)
+
+
+def test_a_full_disk_serves_the_viewer_uncached(client, world, settings, full_disk):
+    """Issue 22, 15: the viewer's cache write turned a full disk into 500s."""
+    settings.ARENA_LOCAL_DIR = full_disk
+    payload = frames_of(client, world["match"].pk, "all")
+    assert payload["frames"] == replays.frames(world["replay"], None)
+    assert not _cached(settings), "nothing half-written is left"

@@ -49,6 +49,8 @@ class Command(BaseCommand):
         self.stdout.write((style or (lambda t: t))(f"[arena up] {text}"))
 
     def handle(self, *args, bind: str, concurrency: int, no_serve: bool, **options):
+        if not no_serve and (question := embedded.opened_without_names(bind, os.environ)):
+            raise CommandError(question)
         var = Path(settings.VAR_DIR)
         self.make_var_private(var)
         logs = var / "log"
