@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _platform_setup import ROOT, setup_django  # noqa: E402
+from _platform_setup import ROOT, setup_django, site_in_chromium  # noqa: E402
 
 
 def make_matches() -> dict[str, int]:
@@ -112,45 +111,17 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=8.0)
     args = parser.parse_args()
     setup_django("bench_viewer")
-    from socketserver import ThreadingMixIn
-    from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
-
     from django.conf import settings
-    from django.contrib.staticfiles.handlers import StaticFilesHandler
-    from django.core.wsgi import get_wsgi_application
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
 
     settings.ALLOWED_HOSTS = ["*"]
     settings.DEBUG = False
     ids = make_matches()
-
-    class Quiet(WSGIRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    class Server(ThreadingMixIn, WSGIServer):
-        daemon_threads = True
-
-    httpd = make_server("127.0.0.1", 0, StaticFilesHandler(get_wsgi_application()), server_class=Server,
-                        handler_class=Quiet)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--window-size=1366,900",
-                 "--disable-dev-shm-usage"):
-        opts.add_argument(flag)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
-    try:
+    with site_in_chromium("1366,900") as (base, driver):
         for game, mid in ids.items():
-            r = measure(driver, f"http://127.0.0.1:{httpd.server_port}", mid, args.seconds)
+            r = measure(driver, base, mid, args.seconds)
             print(f"{game} 4p ({r['turns']} turns) at 60× (asks 100 turns/s): {r['steps_per_s']:.1f} turns/s, "
                   f"{r['draws_per_s']:.1f} drawings/s; Pause handled {r['pause_lag_ms']:.0f} ms after the press, "
                   f"{r['moved_after_pause']} turns played after it returned")
-    finally:
-        driver.quit()
-        httpd.shutdown()
     print(f"tree: {ROOT}")
 
 
