@@ -15,6 +15,8 @@ import importlib
 from types import ModuleType
 from typing import Any
 
+from arena.games.telling import seat_name
+
 
 def narrator(game: str) -> ModuleType | None:
     """The game's narrator module, or None when it has none (or the name is no registered game)."""
@@ -45,7 +47,7 @@ def story(game: str, frames: list[dict[str, Any]], names: list[str]) -> dict[str
     mod = narrator(game)
 
     def name(seat: Any) -> str:
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
+        return seat_name(names, seat)
 
     turns: list[dict[str, Any]] = []
     scores: list[list[float]] = []

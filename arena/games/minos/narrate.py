@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.games import telling
 from arena.games.minos import data as D
 
 COLOUR = {"r": "red", "b": "blue", "y": "yellow", "g": "grey"}
@@ -191,43 +192,30 @@ def describe(actor: int, action: str | None, events: list[dict[str, Any]], names
     return ", ".join([text] + extra)
 
 
-def world_events(events: list[dict[str, Any]], names: list[str]) -> list[str]:
-    """What happened around the decision: rounds, scorings, vases, palace moves, Rhadamanthus' moves."""
-    def who(seat: Any) -> str:
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
+#: what happened around a decision, by event type: rounds, scorings, vases, palace moves, Rhadamanthus' moves
+WORLD: dict[str, telling.Telling] = {
+    "round": lambda e, names: f"Round {e['round']} begins: dice rolled",
+    "scoring": lambda e, names: f"Scoring after round {e['round']}: farms and regions",
+    "era": lambda e, names: f"Era {e['era']} begins",
+    "vase": lambda e, names: f"{telling.seat_name(names, e['seat'])} fills {_named(D.VASES, e['vase'])}: {e['vp']} VP",
+    "palace": lambda e, names: f"{telling.seat_name(names, e['seat'])} moves {card(e.get('card', ''))} into the palace",
+    "setup_done": lambda e, names: "Setup is done",
+    "game_over": lambda e, names: "Game over: final scoring",
+    "bot_build": lambda e, names: f"Rhadamanthus builds a {e['piece']} in {region(e['region'])}",
+    "bot_deploy": lambda e, names: f"Rhadamanthus deploys {e['warriors']} to {region(e['region'])}",
+    "bot_fight": lambda e, names: f"Rhadamanthus defeats {tile(e['tile'])} in {region(e['region'])}",
+    "bot_final_fight": lambda e, names: f"Rhadamanthus defeats {tile(e['tile'])} in {region(e['region'])}",
+    "bot_ship": lambda e, names: f"Rhadamanthus moves its {e['route']} ship",
+    "bot_take": lambda e, names: f"Rhadamanthus takes {card(e['card'])} face {e['face']}",
+    "bot_vase": lambda e, names: f"Rhadamanthus fills {_named(D.VASES, e['vase'])}: {e['vp']} VP",
+    "bot_retrieve": lambda e, names: (f"Rhadamanthus takes back {die(e['die'], None)} and acts: {e['action']} "
+                                      f"{e['strength']}"),
+}
 
-    out = []
-    for e in events:
-        kind = e.get("type")
-        if kind == "round":
-            out.append(f"Round {e['round']} begins: dice rolled")
-        elif kind == "scoring":
-            out.append(f"Scoring after round {e['round']}: farms and regions")
-        elif kind == "era":
-            out.append(f"Era {e['era']} begins")
-        elif kind == "vase":
-            out.append(f"{who(e['seat'])} fills {_named(D.VASES, e['vase'])}: {e['vp']} VP")
-        elif kind == "palace":
-            out.append(f"{who(e['seat'])} moves {card(e.get('card', ''))} into the palace")
-        elif kind == "setup_done":
-            out.append("Setup is done")
-        elif kind == "game_over":
-            out.append("Game over: final scoring")
-        elif kind == "bot_build":
-            out.append(f"Rhadamanthus builds a {e['piece']} in {region(e['region'])}")
-        elif kind == "bot_deploy":
-            out.append(f"Rhadamanthus deploys {e['warriors']} to {region(e['region'])}")
-        elif kind in ("bot_fight", "bot_final_fight"):
-            out.append(f"Rhadamanthus defeats {tile(e['tile'])} in {region(e['region'])}")
-        elif kind == "bot_ship":
-            out.append(f"Rhadamanthus moves its {e['route']} ship")
-        elif kind == "bot_take":
-            out.append(f"Rhadamanthus takes {card(e['card'])} face {e['face']}")
-        elif kind == "bot_vase":
-            out.append(f"Rhadamanthus fills {_named(D.VASES, e['vase'])}: {e['vp']} VP")
-        elif kind == "bot_retrieve":
-            out.append(f"Rhadamanthus takes back {die(e['die'], None)} and acts: {e['action']} {e['strength']}")
-    return out
+
+def world_events(events: list[dict[str, Any]], names: list[str]) -> list[str]:
+    """What happened around the decision (`WORLD`)."""
+    return telling.tell(events, WORLD, names)
 
 
 OPPONENT = str(D.DATA["solo"]["bot_name"])  # Rhadamanthus
