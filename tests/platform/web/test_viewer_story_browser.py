@@ -8,7 +8,7 @@ import pytest
 
 from arena import replay as replays
 from tests.platform.web.conftest import finished_match, wait
-from tests.platform.web.test_spectator_browser import DESKTOP, open_viewer, show, state
+from tests.platform.web.test_spectator_browser import ARTIFACTS, DESKTOP, PHONE, open_viewer, show, state
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -63,3 +63,14 @@ def test_solo_minos_shows_rhadamanthus_on_the_end_screen_and_in_the_seats_table(
         "const r = document.querySelector('table.seats tr[data-opponent=Rhadamanthus]'); return [r.cells[3].textContent.trim(), r.cells[4].textContent.trim()]")
     bot = next(r for r in rows if "Rhadamanthus" in r[1])
     assert table == [bot[0], bot[2]], "the seats table's rank and score agree with the end screen"
+    # on a phone the seats table keeps rank, score and rating change in the page's width (faults scroll)
+    open_viewer(browser, f"{live_server.url}/matches/{m.pk}/#turn={len(replay['decisions'])}", PHONE)
+    seats = browser.find_element("css selector", "table.seats")
+    right = browser.execute_script("""const t = document.querySelector('table.seats');
+        const th = [...t.querySelectorAll('th')].find(c => c.textContent.includes('Rating change'));
+        return th.getBoundingClientRect().right;""")
+    ARTIFACTS.mkdir(exist_ok=True)
+    seats.screenshot(str(ARTIFACTS / "match-minos-1p-seats-phone.png"))
+    browser.find_element("css selector", "[data-end]").screenshot(str(ARTIFACTS / "viewer-minos-1p-end-phone.png"))
+    browser.set_window_size(*DESKTOP)
+    assert right <= PHONE[0], "the rating change is not cut off"
