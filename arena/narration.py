@@ -15,6 +15,8 @@ import importlib
 from types import ModuleType
 from typing import Any
 
+from arena.games.telling import seat_name
+
 
 def narrator(game: str) -> ModuleType | None:
     """The game's narrator module, or None when it has none (or the name is no registered game)."""
@@ -37,14 +39,15 @@ def story(game: str, frames: list[dict[str, Any]], names: list[str]) -> dict[str
     total after frame i, one row per seat (a game may add rows: Minos' solo opponent), `series` the rows' names.
 
     `turns[i]` describes frame i (turn 0 is the start): `{"text", "lines", "chapter", "scoring", "fault",
-    "deltas"}` where `text` is the decision in words with the actor's name first, `lines` what happened
+    "substitute", "deltas"}` where `text` is the decision in words with the actor's name first, `lines` what happened
     around it, `deltas` `[{"seat", "delta", "cause"}]` the score changes it caused (cause: the scoring parts
     that moved, e.g. `farms +4, regions +2`), `scoring` the name of a scoring moment or None, `fault` the
-    fault kind or None. `parts` is each seat's final score by part (the end screen's breakdown)."""
+    fault kind or None, `substitute` true when the referee played the turn for a seat that was out of the game
+    (the frame's `substitute`: web.frames sets it). `parts` is each seat's final score by part (the end screen's breakdown)."""
     mod = narrator(game)
 
     def name(seat: Any) -> str:
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
+        return seat_name(names, seat)
 
     turns: list[dict[str, Any]] = []
     scores: list[list[float]] = []
@@ -60,7 +63,7 @@ def story(game: str, frames: list[dict[str, Any]], names: list[str]) -> dict[str
         turn: dict[str, Any]
         if i == 0:
             turn = {"text": "The game is set up.", "lines": [], "chapter": chapter, "scoring": None,
-                    "fault": None, "deltas": []}
+                    "fault": None, "substitute": False, "deltas": []}
         else:
             actor, action = frame.get("seat"), frame.get("action")
             before = frames[i - 1].get("observation")
@@ -74,6 +77,10 @@ def story(game: str, frames: list[dict[str, Any]], names: list[str]) -> dict[str
             if fault:
                 lines.append(f"Fault ({fault.get('kind')}){': ' + fault['message'] if fault.get('message') else ''}"
                              " — the referee substituted a random legal move (the bot did not choose it)")
+            substitute = bool(frame.get("substitute"))
+            if substitute:
+                lines.append(f"Substitute move: {name(actor)} is out of the game; the referee played this turn for it"
+                             " (a random legal move, the bot was not asked)")
             deltas = []
             for seat, (old, new) in enumerate(zip(prev_parts or [], parts)):
                 delta = new.get("total", 0.0) - old.get("total", 0.0)
@@ -86,7 +93,7 @@ def story(game: str, frames: list[dict[str, Any]], names: list[str]) -> dict[str
                 deltas.append({"seat": seat, "delta": delta, "cause": ", ".join(moved)})
             turn = {"text": f"{name(actor)} {text}.", "lines": lines, "chapter": chapter,
                     "scoring": mod.scoring_moment(events) if mod else None,
-                    "fault": fault.get("kind") if fault else None, "deltas": deltas}
+                    "fault": fault.get("kind") if fault else None, "substitute": substitute, "deltas": deltas}
         turns.append(turn)
         prev_parts = parts
     labels = getattr(mod, "PART_NAMES", {}) if mod else {}

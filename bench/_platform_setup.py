@@ -6,7 +6,10 @@ from __future__ import annotations
 import os
 import secrets
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,3 +56,39 @@ def reset_platform_tables() -> None:
               "botregistry_botversion", "botregistry_bot"]
     with connection.cursor() as cursor:
         cursor.execute(f"truncate {', '.join(tables)} restart identity cascade")
+
+
+@contextmanager
+def site_in_chromium(size: str = "1280,1000") -> Iterator[tuple[str, Any]]:
+    """The configured Django site served over real HTTP on 127.0.0.1 (static files included) and a headless
+    Chromium driven by Selenium (Debian's chromium + chromedriver): yields (base URL, driver); both stop after."""
+    import threading
+    from socketserver import ThreadingMixIn
+    from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+
+    from django.contrib.staticfiles.handlers import StaticFilesHandler
+    from django.core.wsgi import get_wsgi_application
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    class Quiet(WSGIRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    class Server(ThreadingMixIn, WSGIServer):
+        daemon_threads = True
+
+    httpd = make_server("127.0.0.1", 0, StaticFilesHandler(get_wsgi_application()), server_class=Server,
+                        handler_class=Quiet)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", f"--window-size={size}", "--disable-dev-shm-usage"):
+        opts.add_argument(flag)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}", driver
+    finally:
+        driver.quit()
+        httpd.shutdown()

@@ -20,7 +20,6 @@ import secrets
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -126,45 +125,18 @@ def summary(name: str, ms: list[float]) -> str:
 
 def viewer_open_times(match_id: int) -> tuple[int, int]:
     """(cold, warm) ms from navigation start to the first frame drawn, in headless Chromium."""
-    from wsgiref.simple_server import WSGIRequestHandler, make_server
-
-    from django.contrib.staticfiles.handlers import StaticFilesHandler
-    from django.core.wsgi import get_wsgi_application
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
+    from _platform_setup import site_in_chromium
     from selenium.webdriver.support.ui import WebDriverWait
 
-    class Quiet(WSGIRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    from socketserver import ThreadingMixIn
-    from wsgiref.simple_server import WSGIServer
-
-    class Server(ThreadingMixIn, WSGIServer):
-        daemon_threads = True
-
-    httpd = make_server("127.0.0.1", 0, StaticFilesHandler(get_wsgi_application()), server_class=Server,
-                        handler_class=Quiet)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--window-size=1280,1000"):
-        opts.add_argument(flag)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
-    try:
-        driver.get(f"http://127.0.0.1:{httpd.server_port}/")  # a warm browser: time the viewer, not Chromium
+    with site_in_chromium() as (base, driver):
+        driver.get(f"{base}/")  # a warm browser: time the viewer, not Chromium
         times = []
         for _ in range(6):  # the first with the frames not cached yet, then five warm
-            driver.get(f"http://127.0.0.1:{httpd.server_port}/matches/{match_id}/")
+            driver.get(f"{base}/matches/{match_id}/")
             WebDriverWait(driver, 30, 0.02).until(lambda d: d.execute_script(
                 "return document.querySelector('[data-viewer]').dataset.readyMs"))
             times.append(int(driver.execute_script("return document.querySelector('[data-viewer]').dataset.readyMs")))
         return times[0], int(statistics.median(times[1:]))
-    finally:
-        driver.quit()
-        httpd.shutdown()
 
 
 def main() -> None:

@@ -13,6 +13,7 @@ import json
 import logging
 import os
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 
@@ -24,7 +25,9 @@ from matches.models import Match
 # 3: a seat's view shows other seats' decisions as the game allows (State.redact_decision), not all-or-nothing
 # 4: the payload carries the story (arena.narration: turns in words, scores by frame, chapters, final parts)
 # 5: a faulted turn's story says the referee substituted the move (arena.narration)
-CACHE_VERSION = 6
+# 7: frames say which turns the referee played for a seat out of the game (`substitute`); Minos names instead of
+#    codes; `opponents`: the game's own opponents with their rank (Minos solo: Rhadamanthus)
+CACHE_VERSION = 7
 
 
 log = logging.getLogger("arena.platform")
@@ -59,15 +62,19 @@ def frames_gz(match: Match, seat: int | None) -> bytes:
     with objects.opened(match.replay_path) as source:
         replay = replays.load(source)  # type: ignore[arg-type]  # gzip reads a file object as well as a path
     frames = replays.frames(replay, seat)
+    mark_substitutes(replay, frames)
     names = [s.get("name") or f"seat {s.get('seat', i) + 1}" for i, s in enumerate(replay["header"]["seats"])]
+    # from the same (possibly redacted) frames: the story never says more than the view shows
+    story = narration.story(replay["header"]["game"], frames, names)
     payload = {
         "header": replay["header"],
         "seats": replay["header"]["seats"],
         "seat": seat,
         "result": replay.get("result"),
         "frames": frames,
-        # from the same (possibly redacted) frames: the story never says more than the view shows
-        "story": narration.story(replay["header"]["game"], frames, names),
+        "story": story,
+        "opponents": opponents(replay["header"]["game"], len(replay["header"]["seats"]), replay.get("result"),
+                               story.get("parts")),
     }
     data = gzip.compress(json.dumps(payload, separators=(",", ":")).encode(), compresslevel=6, mtime=0)
     _keep(cache, data)
@@ -110,3 +117,46 @@ def _cache_path(match: Match, seat: int | None) -> Path:
     view = "all" if seat is None else f"seat{seat}"
     return (objects.local_dir() / "frames" / f"v{CACHE_VERSION}" / f"{match.pk // 1000:04d}"
             / f"{match.pk}.{view}.json.gz")
+
+
+def mark_substitutes(replay: dict[str, Any], frames: list[dict[str, Any]]) -> None:
+    """Set each frame's `substitute`: the referee played that turn for a seat that was out of the game
+    (disqualified, its bot no longer asked). Replays that record it say so in each decision (`"substitute"`);
+    for older ones it is inferred from the result: the turns of a disqualified seat after the decision of its
+    `disqualified` fault (all of them when it was out before the first), other than forced ones (a single legal
+    action is applied without asking any bot). The faulted decision itself stays a fault, as it is shown."""
+    decisions = replay.get("decisions") or []
+    out_after: dict[int, int] = {}  # seat -> last decision index before it was out
+    for s in (replay.get("result") or {}).get("seats") or []:
+        if not s.get("disqualified"):
+            continue
+        marks = [f.get("decision") for f in s.get("faults") or [] if f.get("kind") == "disqualified"]
+        out_after[int(s["seat"])] = marks[0] if marks and marks[0] is not None else -1
+    for frame in frames[1:]:
+        d = decisions[frame["index"] - 1]
+        if "substitute" in d:
+            frame["substitute"] = bool(d["substitute"])
+        else:
+            after = out_after.get(d["seat"])
+            frame["substitute"] = (after is not None and frame["index"] - 1 > after and not d.get("forced")
+                                   and not d.get("fault"))
+    if frames:
+        frames[0]["substitute"] = False
+
+
+def opponents(game: str, players: int, result: dict[str, Any] | None,
+              parts: list[dict[str, float]] | None = None) -> list[dict[str, Any]]:
+    """The game's own opponents (`Game.engine_opponents`; Minos solo: Rhadamanthus) as the end screen and the
+    seats table show them: `{"name", "rank", "score", "row"}`, `row` their score row after the seats (`parts`:
+    the story's final parts, which hold their score; without them `score` is None). Their ranks are the ones the
+    seats' ranks leave free, in order (`arena.match.ranking.final_ranks` ranks the seats around them)."""
+    mod = narration.narrator(game)
+    names = mod.opponent_names(players) if mod and hasattr(mod, "opponent_names") else []
+    taken = {s.get("rank") for s in (result or {}).get("seats") or []}
+    free = [r for r in range(1, players + len(names) + 1) if r not in taken]
+    out = []
+    for k, name in enumerate(names):
+        row = players + k
+        score = parts[row].get("total") if parts and row < len(parts) else None
+        out.append({"name": name, "rank": free[k] if k < len(free) else None, "score": score, "row": row})
+    return out

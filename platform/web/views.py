@@ -224,6 +224,8 @@ def match(request, match_id: int):
     return render(request, "web/match.html", {
         "match": m, "seats": seats, "tournament_game": tgame, "seed": visible_seed(m, request.user),
         "has_replay": bool(m.replay_path), "seat_range": range(players),
+        # the game's own opponents (Minos solo: Rhadamanthus), a row of the seats table once there is a result
+        "opponents": frames.opponents(m.game, players, m.result) if m.result else [],
         "chapter_word": CHAPTER_WORDS.get(m.game, "chapter")})
 
 

@@ -1,6 +1,7 @@
 """Minos in words: pure functions from a decision's events (and the observation before it) to sentences a
-spectator reads, e.g. "places the yellow 5 on Build", "builds a farm in Kydonia (wood)", "plays Olive Press
-(I-01#3)", "Rhadamanthus builds a city in region 4".
+spectator reads, e.g. "places the yellow 5 on Build", "builds a farm in Kydonia (wood)", "plays Olive Press",
+"Rhadamanthus builds a city in Phaistos (4)". Cards, vases, houses and tiles are named by their names from the
+game data, never by their codes (the board's tooltips keep the codes for bot authors).
 
 They read only what they are given: from a seat's view the frames are redacted (`State.redact_decision`), a
 hidden decision arrives with `action` None and its `decision` event without the choice, so a sentence never says
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.games import telling
 from arena.games.minos import data as D
 
 COLOUR = {"r": "red", "b": "blue", "y": "yellow", "g": "grey"}
@@ -34,13 +36,42 @@ def region(rid: Any) -> str:
 
 
 def card(instance: str) -> str:
-    """`Olive Press (I-01#3)`; an empty id (a card hidden from this view) is `a hidden card`."""
+    """`Olive Press` for `I-01#3`; an empty id (a card hidden from this view) is `a hidden card`."""
     if not instance:
         return "a hidden card"
     try:
-        return f"{D.card_of(instance)['name']} ({instance})"
+        return str(D.card_of(instance)["name"])
     except KeyError:
         return instance
+
+
+FOUNDATIONS = {t["id"]: t for t in D.DATA["city_foundation_tiles"]}
+SEA_PEOPLES = {t["id"]: t for t in D.DATA["sea_peoples_tiles"]}
+TRADE_TILES = {t["id"]: t for t in D.DATA["trade_bonus_tiles"]}
+_OPS = {"vp": "{n} VP", "coins": "{n} coin{s}", "weapons": "{n} weapon{s}", "recruit": "recruit {n}",
+        "deploy": "deploy {n}", "march": "march {n}", "draw_card": "draw {n} card{s}",
+        "temp_good": "{n} good{s} ({good})", "perm_good": "a permanent good ({good})", "track": "{track} track +{n}",
+        "ability_step": "ability +{n}", "income_step": "income +{n}"}
+
+
+def effect(ops: list[dict[str, Any]]) -> str:
+    """A tile's effect in words from the data's ops: `2 VP, 1 coin`, `2 goods (any)`."""
+    return ", ".join(_OPS.get(op["op"], op["op"]).format(n=op.get("n", 1), s="" if op.get("n", 1) == 1 else "s",
+                                                        good=op.get("good", ""), track=op.get("track", ""))
+                     for op in ops)
+
+
+def tile(tile_id: str) -> str:
+    """A foundation, Sea Peoples or trade tile by what it is: `a foundation (3 VP)`, `the Sea Peoples (level 2:
+    4 weapons)`, `a trade tile (4 coins)`; an unknown id as it is."""
+    if tile_id in FOUNDATIONS:
+        return f"a foundation ({effect(FOUNDATIONS[tile_id]['effect'])})"
+    if tile_id in SEA_PEOPLES:
+        t = SEA_PEOPLES[tile_id]
+        return f"the Sea Peoples (level {t['level']}: {t['weapons']} weapons)"
+    if tile_id in TRADE_TILES:
+        return f"a trade tile ({effect(TRADE_TILES[tile_id]['effect'])})"
+    return tile_id
 
 
 def die(die_id: str, before: dict[str, Any] | None) -> str:
@@ -57,7 +88,7 @@ def die(die_id: str, before: dict[str, Any] | None) -> str:
 
 def _named(table: dict[str, dict], key: str) -> str:
     item = table.get(key)
-    return f"{item['name']} ({key})" if item and item.get("name") else key
+    return str(item["name"]) if item and item.get("name") else key
 
 
 def _action_text(action: str, decision: str, before: dict[str, Any] | None) -> str:
@@ -128,7 +159,7 @@ def _action_text(action: str, decision: str, before: dict[str, Any] | None) -> s
     if kind == "track":
         return f"advances on {args[0]}"
     if kind == "tile":
-        return f"takes the trade tile {args[0]}"
+        return f"takes {tile(args[0])}"
     if kind == "stop":
         return "is done" + (" with the palace" if decision == "palace" else "")
     if kind == "move":
@@ -153,61 +184,60 @@ def describe(actor: int, action: str | None, events: list[dict[str, Any]], names
         if kind == "take_offer" and action.startswith(("offer", "deck")):
             extra.append(f"gets {card(e['card'])}")
         elif kind == "fight" and e.get("seat") == actor and not action.startswith("extra:fight"):
-            extra.append(f"defeats {e['tile']} in {region(e['region'])}")
+            extra.append(f"defeats {tile(e['tile'])} in {region(e['region'])}")
         elif kind == "fight" and e.get("seat") == actor:
-            extra.append(f"defeats {e['tile']}")
+            extra.append(f"defeats {tile(e['tile'])}")
         elif kind == "vase" and e.get("seat") == actor:
             extra.append(f"fills {_named(D.VASES, e['vase'])} for {e['vp']} VP")
     return ", ".join([text] + extra)
 
 
-def world_events(events: list[dict[str, Any]], names: list[str]) -> list[str]:
-    """What happened around the decision: rounds, scorings, vases, palace moves, Rhadamanthus' moves."""
-    def who(seat: Any) -> str:
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
+#: what happened around a decision, by event type: rounds, scorings, vases, palace moves, Rhadamanthus' moves
+WORLD: dict[str, telling.Telling] = {
+    "round": lambda e, names: f"Round {e['round']} begins: dice rolled",
+    "scoring": lambda e, names: f"Scoring after round {e['round']}: farms and regions",
+    "era": lambda e, names: f"Era {e['era']} begins",
+    "vase": lambda e, names: f"{telling.seat_name(names, e['seat'])} fills {_named(D.VASES, e['vase'])}: {e['vp']} VP",
+    "palace": lambda e, names: f"{telling.seat_name(names, e['seat'])} moves {card(e.get('card', ''))} into the palace",
+    "setup_done": lambda e, names: "Setup is done",
+    "game_over": lambda e, names: "Game over: final scoring",
+    "bot_build": lambda e, names: f"Rhadamanthus builds a {e['piece']} in {region(e['region'])}",
+    "bot_deploy": lambda e, names: f"Rhadamanthus deploys {e['warriors']} to {region(e['region'])}",
+    "bot_fight": lambda e, names: f"Rhadamanthus defeats {tile(e['tile'])} in {region(e['region'])}",
+    "bot_final_fight": lambda e, names: f"Rhadamanthus defeats {tile(e['tile'])} in {region(e['region'])}",
+    "bot_ship": lambda e, names: f"Rhadamanthus moves its {e['route']} ship",
+    "bot_take": lambda e, names: f"Rhadamanthus takes {card(e['card'])} face {e['face']}",
+    "bot_vase": lambda e, names: f"Rhadamanthus fills {_named(D.VASES, e['vase'])}: {e['vp']} VP",
+    "bot_retrieve": lambda e, names: (f"Rhadamanthus takes back {die(e['die'], None)} and acts: {e['action']} "
+                                      f"{e['strength']}"),
+}
 
-    out = []
-    for e in events:
-        kind = e.get("type")
-        if kind == "round":
-            out.append(f"Round {e['round']} begins: dice rolled")
-        elif kind == "scoring":
-            out.append(f"Scoring after round {e['round']}: farms and regions")
-        elif kind == "era":
-            out.append(f"Era {e['era']} begins")
-        elif kind == "vase":
-            out.append(f"{who(e['seat'])} fills {_named(D.VASES, e['vase'])}: {e['vp']} VP")
-        elif kind == "palace":
-            out.append(f"{who(e['seat'])} moves {card(e.get('card', ''))} into the palace")
-        elif kind == "setup_done":
-            out.append("Setup is done")
-        elif kind == "game_over":
-            out.append("Game over: final scoring")
-        elif kind == "bot_build":
-            out.append(f"Rhadamanthus builds a {e['piece']} in {region(e['region'])}")
-        elif kind == "bot_deploy":
-            out.append(f"Rhadamanthus deploys {e['warriors']} to {region(e['region'])}")
-        elif kind in ("bot_fight", "bot_final_fight"):
-            out.append(f"Rhadamanthus defeats {e['tile']} in {region(e['region'])}")
-        elif kind == "bot_ship":
-            out.append(f"Rhadamanthus moves its {e['route']} ship")
-        elif kind == "bot_take":
-            out.append(f"Rhadamanthus takes {card(e['card'])} face {e['face']}")
-        elif kind == "bot_vase":
-            out.append(f"Rhadamanthus fills {_named(D.VASES, e['vase'])}: {e['vp']} VP")
-        elif kind == "bot_retrieve":
-            out.append(f"Rhadamanthus takes back {die(e['die'], None)} and acts: {e['action']} {e['strength']}")
-    return out
+
+def world_events(events: list[dict[str, Any]], names: list[str]) -> list[str]:
+    """What happened around the decision (`WORLD`)."""
+    return telling.tell(events, WORLD, names)
+
+
+OPPONENT = str(D.DATA["solo"]["bot_name"])  # Rhadamanthus
 
 
 def series_names(names: list[str], observation: dict[str, Any]) -> list[str]:
     """The score rows' names: the seats, then Rhadamanthus in a solo game."""
-    return list(names) + (["Rhadamanthus"] if observation.get("bot") else [])
+    return list(names) + ([OPPONENT] if observation.get("bot") else [])
+
+
+def opponent_names(players: int) -> list[str]:
+    """The opponents the engine plays itself (`MinosGame.engine_opponents`): Rhadamanthus in the solo game."""
+    return [OPPONENT] if players == 1 else []
 
 
 def glossary() -> dict[str, str]:
-    """Names of the ids a viewer shows: cards (`I-01` → Olive Press), vases, houses, abilities, regions."""
+    """Names of the ids a viewer shows: cards (`I-01` → Olive Press), vases, houses, abilities, regions, and the
+    foundation, Sea Peoples and trade tiles by what they are (`F01` → foundation: 3 VP, `SP2-D` → Sea Peoples 2)."""
     out = {cid: c["name"] for cid, c in D.CARDS.items()}
+    out.update({k: f"foundation: {effect(t['effect'])}" for k, t in FOUNDATIONS.items()})
+    out.update({k: f"Sea Peoples {t['level']} ({t['weapons']} weapons)" for k, t in SEA_PEOPLES.items()})
+    out.update({k: f"trade tile: {effect(t['effect'])}" for k, t in TRADE_TILES.items()})
     out.update({vid: v["name"] for vid, v in D.VASES.items()})
     out.update({k: v["name"] for k, v in D.STARTING.items()})
     out.update({k: v["name"] for k, v in D.ABILITIES.items()})
@@ -245,5 +275,5 @@ def scoring_moment(events: list[dict[str, Any]]) -> str | None:
             return "final scoring"
     for e in events:
         if e.get("type") in ("vase", "bot_vase"):
-            return f"vase {e['vase']}"
+            return f"vase {_named(D.VASES, e['vase'])}"
     return None

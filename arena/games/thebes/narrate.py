@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.games import telling
 from arena.games.thebes.data import DATA
 
 CARDS: dict[str, dict[str, Any]] = {c["id"]: c for c in DATA["researcher_cards"]} | {
@@ -110,20 +111,18 @@ def _dig_weeks(action: str) -> str:
         return "some weeks"
 
 
+#: what a decision changed for everyone, by event type (the display refilled, exhibitions moved, the game's end)
+WORLD: dict[str, telling.Telling] = {
+    "exhibition_drawn": lambda e, names: f"Exhibition {card_name(e['card'])} comes out",
+    "exhibition_discarded": lambda e, names: f"Exhibition {e['card']} leaves the display unused",
+    "deck_rebuilt": lambda e, names: f"The deck is rebuilt ({e['cards']} cards)",
+    "game_over": lambda e, names: "Game over: every archaeologist has reached 1904; knowledge majorities are scored",
+}
+
+
 def world_events(events: list[dict[str, Any]], names: list[str]) -> list[str]:
-    """What the decision changed for everyone (the display refilled, exhibitions moved, the game's end)."""
-    out = []
-    for e in events:
-        kind = e.get("type")
-        if kind == "exhibition_drawn":
-            out.append(f"Exhibition {card_name(e['card'])} comes out")
-        elif kind == "exhibition_discarded":
-            out.append(f"Exhibition {e['card']} leaves the display unused")
-        elif kind == "deck_rebuilt":
-            out.append(f"The deck is rebuilt ({e['cards']} cards)")
-        elif kind == "game_over":
-            out.append("Game over: every archaeologist has reached 1904; knowledge majorities are scored")
-    return out
+    """What the decision changed for everyone (`WORLD`)."""
+    return telling.tell(events, WORLD, names)
 
 
 def score_parts(observation: dict[str, Any]) -> list[dict[str, float]]:

@@ -16,11 +16,18 @@ def frames_of(client, match_id, seat):
     return json.loads(resp.content)
 
 
+def bare(frames: list[dict]) -> list[dict]:
+    """The frames without what web.frames adds to arena.replay.frames (`substitute`)."""
+    return [{k: v for k, v in f.items() if k != "substitute"} for f in frames]
+
+
 def test_frames_match_the_replay_and_arena_replay_frames(client, world):
     m, replay = world["match"], world["replay"]
     payload = frames_of(client, m.pk, "all")
     assert len(payload["frames"]) == len(replay["decisions"]) + 1
-    assert payload["frames"] == replays.frames(replay, None)
+    # arena.replay.frames, each saying whether the referee played the turn for a seat out of the game
+    assert bare(payload["frames"]) == replays.frames(replay, None)
+    assert not any(f["substitute"] for f in payload["frames"])
     assert [s["name"] for s in payload["seats"]] == [f"digger{i} v1" for i in range(4)]
     assert payload["frames"][5]["action"] == replay["decisions"][4]["action"]
 
@@ -69,7 +76,7 @@ def test_a_minos_seat_view_does_not_tell_the_other_seats_choices(client, minos_m
     payload = frames_of(client, m.pk, "0")
     own = payload["frames"]
     omniscient = frames_of(client, m.pk, "all")["frames"]
-    assert own == replays.frames(replay, 0)  # the game's own redaction (State.redact_decision), nothing else
+    assert bare(own) == replays.frames(replay, 0)  # the game's own redaction (State.redact_decision), nothing else
     theirs = [f for f in own if f["seat"] == 1]
     mine = [f for f in own if f["seat"] == 0]
     assert all(f["action"] == omniscient[f["index"]]["action"] for f in mine)
@@ -131,3 +138,63 @@ def test_a_full_disk_serves_the_viewer_uncached(client, world, settings, full_di
     payload = frames_of(client, world["match"].pk, "all")
     assert payload["frames"] == replays.frames(world["replay"], None)
     assert not _cached(settings), "nothing half-written is left"
+
+
+def _disqualified_at(replay: dict, seat: int, decision: int) -> None:
+    """Rewrite a finished self-play replay's result as if `seat` had been disqualified at `decision` (a crash):
+    what the referee records then (arena.match.referee: a `disqualified` fault, the seat ranked last)."""
+    res = replay["result"]["seats"][seat]
+    res["disqualified"] = True
+    res["faults"] = [{"kind": "crash", "message": "the bot stopped serving", "decision": decision, "turn": None},
+                     {"kind": "disqualified", "message": "crashed", "decision": decision, "turn": None}]
+    replay["decisions"][decision]["fault"] = {"kind": "crash", "message": "the bot stopped serving"}
+
+
+def _write(match, replay, settings) -> None:
+    replays.write(settings.STORAGE_DIR / match.replay_path, replay)
+
+
+def test_turns_played_for_a_disqualified_seat_are_substitutes_inferred_from_an_older_replay(client, world, settings):
+    """Replays without the decision's `substitute`: every later turn of the seat disqualified at decision 9 is the
+    referee's substitute move; its faulted turn stays a fault, and nobody else's turn is a substitute."""
+    m, replay = world["match"], world["replay"]
+    _disqualified_at(replay, 1, 9)
+    _write(m, replay, settings)
+    payload = frames_of(client, m.pk, "all")
+    subs = [f["index"] for f in payload["frames"] if f["substitute"]]
+    expected = [i + 1 for i, d in enumerate(replay["decisions"]) if d["seat"] == 1 and i > 9 and not d["forced"]]
+    assert subs == expected and expected
+    assert payload["frames"][10]["fault"]["kind"] == "crash" and not payload["frames"][10]["substitute"]
+    turns = payload["story"]["turns"]
+    assert all(turns[i]["substitute"] for i in subs)
+    assert all("Substitute move" in " ".join(turns[i]["lines"]) for i in subs)
+    assert not any(t["substitute"] for i, t in enumerate(turns) if i not in subs)
+    # a seat's view says so too (that a seat is out is public: the seats table shows it)
+    seat0 = frames_of(client, m.pk, "0")
+    assert [f["index"] for f in seat0["frames"] if f["substitute"]] == subs
+
+
+def test_the_recorded_substitute_field_is_what_the_viewer_serves(client, world, settings):
+    """Replays whose decisions carry `substitute` (arena.match.referee): the field is taken as recorded, even
+    where the result alone would say otherwise."""
+    m, replay = world["match"], world["replay"]
+    for i, d in enumerate(replay["decisions"]):
+        d["substitute"] = i in (3, 4)
+    _write(m, replay, settings)
+    payload = frames_of(client, m.pk, "all")
+    assert [f["index"] for f in payload["frames"] if f["substitute"]] == [4, 5]
+    assert [i for i, t in enumerate(payload["story"]["turns"]) if t["substitute"]] == [4, 5]
+
+
+def test_solo_minos_names_rhadamanthus_with_its_rank_and_score(client, world, settings):
+    from tests.platform.web.conftest import finished_match
+
+    solo = finished_match(world, settings, "minos", 1, 5)
+    payload = frames_of(client, solo["match"].pk, "all")
+    seat = solo["replay"]["result"]["seats"][0]
+    (op,) = payload["opponents"]
+    assert op["name"] == "Rhadamanthus" and op["row"] == 1
+    assert op["rank"] == (2 if seat["rank"] == 1 else 1)
+    assert op["score"] == payload["story"]["parts"][1]["total"] > 0
+    page = client.get(f"/matches/{solo['match'].pk}/").content.decode()
+    assert 'data-opponent="Rhadamanthus"' in page and "automated opponent" in page

@@ -10,6 +10,7 @@ import pytest
 
 from arena import narration
 from arena import replay as replays
+from arena.games.minos import data as D
 from tests.platform.web.conftest import play_replay
 
 
@@ -66,9 +67,29 @@ def test_a_seat_view_story_never_names_what_the_seat_could_not_see():
         seen_before = set(frames[i - 1]["observation"]["player_states"][1]["hand"]) if i else set()
         hidden = (hand - seen) & (before - seen_before) if i else hand - seen
         said = json.dumps(turn)
+        # the view's own frames, up to this one: a card of the same kind seen there may be named
+        seen_ids = json.dumps([f["observation"] for f in frames[max(0, i - 1):i + 1]] + [mine["events"]])
         for card in hidden:
             assert card not in said, f"turn {i} names {card}, hidden from seat 0: {said}"
+            name = D.card_of(card)["name"]
+            assert name not in said or card.split("#")[0] in seen_ids, f"turn {i} names {name} ({card}), hidden from seat 0"
         if i and mine["action"] is None:
             hidden_decisions += 1
             assert "hidden in this view" in turn["text"]
     assert hidden_decisions > 0
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_minos_story_names_cards_vases_and_tiles_instead_of_codes(players):
+    """A spectator reads "uses the Royal Trait of Village Elders", "defeats the Sea Peoples (level 2: 4 weapons)",
+    never "I-10#2", "SP2-D", "F07" or "VR1"."""
+    import re
+
+    replay = play_replay("minos", players, 5, [f"p{i}" for i in range(players)], policy="random")
+    _, story = story_of(replay, None)
+    code = re.compile(r"\b(?:I{1,2}-\d\d|F\d\d|SP\d-[A-Z]|T[BR]\d|V[A-Z]\d|S\d|AB\d)\b")
+    texts = [x for t in story["turns"] for x in [t["text"], *t["lines"], t["scoring"] or ""]]
+    assert not [x for x in texts if code.search(x)][:5]
+    assert any(D.CARDS[c]["name"] in " ".join(texts) for c in D.CARDS), "cards are named"
+    glossary = story["glossary"]
+    assert glossary["F01"] == "foundation: 3 VP" and glossary["SP2-A"].startswith("Sea Peoples 2")

@@ -2,8 +2,7 @@
 // the card offer, vases and supplies, and one panel per player. Draws `frame.observation`
 // (arena.games.minos observation) into the viewer's <svg> and panel; hidden cards show as hidden.
 
-import { clear, h, s, SEAT_COLOURS, seatText, textOn, title } from "./svg.js";
-import { seatName } from "./viewer.js";
+import { clear, h, s, textOn, title } from "./svg.js";
 
 const DIE_FILL = { red: "#c8372d", blue: "#2a62b8", yellow: "#e8b400", grey: "#8a8f98", white: "#f4f4f4" };
 const GOODS = ["wood", "stone", "clay", "wool", "oil", "wine"];
@@ -22,6 +21,13 @@ const SUPPLY = { x: 344, y: 346, w: 640, h: 300 };
 
 const named = (ctx, id) => (ctx.glossary || {})[String(id).split("#")[0]] || "";
 
+// `text` cut to what fits in `width` user units at `size` (an average glyph of system-ui is about 0.56 em wide),
+// so that a label stays inside its tile; the whole text goes in the tile's tooltip.
+function fit(text, width, size) {
+  const n = Math.max(3, Math.floor(width / (size * 0.56)));
+  return text.length > n ? text.slice(0, n - 1) + "…" : text;
+}
+
 export function render(board, panel, frame, ctx) {
   const obs = frame.observation;
   clear(board);
@@ -29,12 +35,35 @@ export function render(board, panel, frame, ctx) {
   board.append(s("rect", { x: 0, y: 0, width: VIEW_W, height: VIEW_H, fill: "#eef3f6" }));
   board.append(s("text", { x: 16, y: 26, "font-size": 16, "font-weight": 700, fill: "#1d2330" },
     `Round ${obs.round} · era ${obs.era} · ${obs.phase}${obs.decision ? " / " + obs.decision : ""}` +
-    (obs.current_player >= 0 ? ` · ${seatName(ctx, obs.current_player)} to act` : "")));
+    (obs.current_player >= 0 ? ` · ${ctx.seatName(obs.current_player)} to act` : "")));
   drawRegions(board, obs, ctx);
-  drawActionBoard(board, obs);
+  drawActionBoard(board, obs, ctx);
   drawSupplies(board, obs, ctx);
   board.setAttribute("aria-label", `Minos board at turn ${frame.index}: round ${obs.round}, era ${obs.era}, phase ${obs.phase}.`);
   drawPlayers(panel, obs, ctx);
+  if (ctx.legend && !ctx.legend.childNodes.length) drawLegend(ctx.legend, obs, ctx);
+}
+
+// What the pieces on the board are: drawn with the same shapes, in the first seat's colour.
+function drawLegend(box, obs, ctx) {
+  const icon = (...shapes) => s("svg", { width: 30, height: 24, viewBox: "0 0 30 24", "aria-hidden": "true" }, ...shapes);
+  const c = ctx.colour(0);
+  const items = [
+    [icon(s("path", { d: "M4 21 l11 -11 l11 11 z", fill: c, stroke: "#333" })), "city"],
+    [icon(s("rect", { x: 11, y: 2, width: 9, height: 20, fill: "#555" })), "tower (beside a city)"],
+    [icon(s("rect", { x: 6, y: 4, width: 18, height: 18, rx: 2, fill: c, stroke: "#6a8a6a" })), "farm"],
+    [icon(s("rect", { x: 6, y: 4, width: 18, height: 18, rx: 2, fill: "none", stroke: "#6a8a6a", "stroke-dasharray": "2 2" })), "free farm space"],
+    [icon(s("rect", { x: 3, y: 4, width: 24, height: 17, rx: 3, fill: c }),
+      s("text", { x: 15, y: 17, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: textOn(c) }, "3")), "warriors (how many)"],
+    [icon(s("rect", { x: 4, y: 1, width: 22, height: 22, rx: 5, fill: DIE_FILL.red, stroke: c, "stroke-width": 3 })), "die ring: the player who placed it"],
+  ];
+  box.append(h("strong", {}, "Pieces:"));
+  for (const [svg, label] of items) box.append(h("span", {}, svg, " ", label));
+  if (obs.bot) {
+    box.append(h("span", {}, h("span", { class: "seat-dot", style: `background:${ctx.colour(1)}`, "aria-hidden": "true" }),
+      ` ${ctx.seatName(1)}, the game's automated opponent`));
+  }
+  box.hidden = false;
 }
 
 function panelBox(svg, box, label, cls) {
@@ -46,7 +75,7 @@ function panelBox(svg, box, label, cls) {
   return g;
 }
 
-function drawActionBoard(svg, obs) {
+function drawActionBoard(svg, obs, ctx) {
   const rows = [];
   for (const d of obs.dice || []) if (d.row && !rows.includes(d.row)) rows.push(d.row);
   for (const r of ["prepare", "develop", "build", "expand", "wild"]) if (!rows.includes(r)) rows.push(r);
@@ -57,22 +86,22 @@ function drawActionBoard(svg, obs) {
     g.append(s("rect", { x: x0, y, width: ACTIONS.w - 16, height: 30, rx: 5, fill: "#fff", stroke: "#b8c2cc" }));
     g.append(s("text", { x: x0 + 6, y: y + 20, "font-size": 13, fill: "#1d2330" }, row));
     const dice = (obs.dice || []).filter((d) => d.row === row).sort((a, b) => a.slot - b.slot);
-    dice.forEach((d, j) => g.append(die(x0 + 86 + j * 33, y + 2, d)));
+    dice.forEach((d, j) => g.append(die(x0 + 86 + j * 33, y + 2, d, ctx)));
   });
   const pool = (obs.dice || []).filter((d) => !d.row);
   const py = ACTIONS.y + 26 + rows.length * 34 + 4;
   g.append(s("text", { x: x0, y: py + 18, "font-size": 13, fill: "#1d2330" }, "Unplaced"));
-  pool.forEach((d, j) => g.append(die(x0 + 74 + (j % 7) * 32, py + Math.floor(j / 7) * 31, d)));
+  pool.forEach((d, j) => g.append(die(x0 + 74 + (j % 7) * 32, py + Math.floor(j / 7) * 31, d, ctx)));
 }
 
-function die(x, y, d) {
+function die(x, y, d, ctx) {
   const g = s("g", { class: "die", "data-die": d.id });
-  const owner = d.owner >= 0 ? SEAT_COLOURS[d.owner] : "#555";
+  const owner = d.owner >= 0 ? ctx.colour(d.owner) : "#555";
   g.append(s("rect", { x, y, width: 26, height: 26, rx: 5, fill: DIE_FILL[d.colour] || "#ccc", stroke: owner,
     "stroke-width": d.owner >= 0 ? 3 : 1, opacity: d.retrieved ? 0.45 : 1 }));
   g.append(s("text", { x: x + 13, y: y + 18, "text-anchor": "middle", "font-size": 14, "font-weight": 700,
     fill: textOn(DIE_FILL[d.colour] || "#cccccc") }, String(d.value)));
-  g.append(title(`${d.colour} die ${d.value}${d.owner >= 0 ? `, seat ${d.owner + 1}` : ""}${d.retrieved ? " (retrieved)" : ""}`));
+  g.append(title(`${d.colour} die ${d.value}${d.owner >= 0 ? `, placed by ${ctx.seatName(d.owner)}` : ""}${d.retrieved ? " (retrieved)" : ""}`));
   return g;
 }
 
@@ -92,31 +121,35 @@ function drawRegions(svg, obs, ctx) {
     rg.append(s("rect", { x, y, width: w, height: hh, rx: 8, fill: row ? "#f8f3e6" : "#fdfbf5", stroke: "#a8a28f",
       class: "region-frame" }));
     const name = named(ctx, `region${r.id}`);
-    rg.append(s("text", { x: x + 6, y: y + 16, "font-size": 13, "font-weight": 700, fill: "#1d2330" }, `${r.id} ${name}`));
-    rg.append(s("text", { x: x + 6, y: y + 31, "font-size": 11, fill: "#3d4556" }, (r.icons || []).join(", ")));
+    rg.append(s("text", { x: x + 6, y: y + 16, "font-size": 13, "font-weight": 700, fill: "#1d2330" }, fit(`${r.id} ${name}`, w - 10, 13)));
+    rg.append(s("text", { x: x + 6, y: y + 31, "font-size": 11, fill: "#3d4556" }, fit((r.icons || []).join(", "), w - 10, 11)));
     const seats = (r.warriors || []).length;
     const ww = Math.min(26, (w - 12) / Math.max(1, seats));
     (r.warriors || []).forEach((n, seat) => {
       if (!n) return;
-      rg.append(s("rect", { x: x + 6 + seat * ww, y: y + 35, width: ww - 3, height: 17, rx: 3, fill: SEAT_COLOURS[seat] }));
+      rg.append(s("rect", { x: x + 6 + seat * ww, y: y + 35, width: ww - 3, height: 17, rx: 3, fill: ctx.colour(seat) }));
       rg.append(s("text", { x: x + 6 + seat * ww + (ww - 3) / 2, y: y + 48, "text-anchor": "middle", "font-size": 11,
-        fill: seatText(seat), "font-weight": 700 }, String(n)));
+        fill: textOn(ctx.colour(seat)), "font-weight": 700 }, String(n)));
     });
     if (r.city >= 0) {
-      rg.append(s("path", { d: `M${x + 8} ${y + 74} l11 -11 l11 11 v11 h-22 z`, fill: SEAT_COLOURS[r.city], stroke: "#333" }));
-      rg.append(title(`City of ${seatName(ctx, r.city)}${r.tower ? " with a tower" : ""}`));
+      rg.append(s("path", { d: `M${x + 8} ${y + 74} l11 -11 l11 11 v11 h-22 z`, fill: ctx.colour(r.city), stroke: "#333" }));
     }
     if (r.tower) rg.append(s("rect", { x: x + 34, y: y + 58, width: 9, height: 27, fill: "#555" }));
     (r.farms || []).forEach((f, k) => {
       rg.append(s("rect", { x: x + 50 + k * 22, y: y + 67, width: 18, height: 18, rx: 2,
-        fill: f >= 0 ? SEAT_COLOURS[f] : "none", stroke: "#6a8a6a", "stroke-dasharray": f >= 0 ? "" : "2 2" }));
+        fill: f >= 0 ? ctx.colour(f) : "none", stroke: "#6a8a6a", "stroke-dasharray": f >= 0 ? "" : "2 2" }));
     });
-    if (r.foundation) rg.append(s("text", { x: x + 6, y: y + 100, "font-size": 11, fill: "#1d2330" }, `found. ${r.foundation}`));
-    if ((r.sea || []).length) {
+    const foundation = r.foundation ? named(ctx, r.foundation) || r.foundation : "";
+    if (foundation) rg.append(s("text", { x: x + 6, y: y + 100, "font-size": 11, fill: "#1d2330" }, fit(foundation, w - 10, 11)));
+    const sea = (r.sea || []).map((t) => (t === "hidden" ? "?" : (/^SP(\d)/.exec(t) || [, t])[1]));
+    if (sea.length) {
       rg.append(s("text", { x: x + 6, y: y + 116, "font-size": 11, fill: "#1f3f5f" },
-        "sea " + r.sea.map((t) => (t === "hidden" ? "?" : t)).join(" ")));
+        fit(`Sea Peoples ${sea.join(", ")}`, w - 10, 11)));
     }
-    rg.append(title(`Region ${r.id} ${name}: warriors ${(r.warriors || []).join("/")}${r.city >= 0 ? ", city of seat " + (r.city + 1) : ""}`));
+    const seaFull = (r.sea || []).map((t) => (t === "hidden" ? "a hidden tile" : named(ctx, t) || t)).join(", ");
+    rg.append(title(`Region ${r.id} ${name}: warriors ${(r.warriors || []).join("/")}` +
+      (r.city >= 0 ? `, city of ${ctx.seatName(r.city)}${r.tower ? " with a tower" : ""}` : "") +
+      (foundation ? `; ${foundation} (${r.foundation})` : "") + (seaFull ? `; ${seaFull} (${r.sea.join(", ")})` : "")));
     g.append(rg);
   });
 }
@@ -144,7 +177,6 @@ function drawSupplies(svg, obs, ctx) {
     card.append(s("rect", { x, y: SUPPLY.y + 24, width: cw - 6, height: 54, rx: 5, fill: "#fff", stroke: "#777" }));
     wrap(named(ctx, c) || c, 14, 2).forEach((line, k) => card.append(s("text", { x: x + 5, y: SUPPLY.y + 38 + k * 14,
       "font-size": 11, "font-weight": 700, fill: "#1d2330" }, line)));
-    card.append(s("text", { x: x + 5, y: SUPPLY.y + 72, "font-size": 11, fill: "#3d4556" }, c));
     card.append(title(`${named(ctx, c)} (${c})`));
     g.append(card);
   });
@@ -163,15 +195,16 @@ function drawSupplies(svg, obs, ctx) {
     const vg = s("g", { class: "vase", "data-vase": v.id });
     vg.append(s("rect", { x, y, width: vw - 8, height: 56, rx: 6, fill: "#fff", stroke: DIE_FILL[v.colour] || "#777", "stroke-width": 2 }));
     vg.append(s("text", { x: x + 6, y: y + 17, "font-size": 11, "font-weight": 700, fill: "#1d2330" },
-      wrap(`${v.id} ${named(ctx, v.id)}`, 27, 1)[0]));
+      wrap(named(ctx, v.id) || v.id, 27, 1)[0]));
     vg.append(s("text", { x: x + 6, y: y + 38, "font-size": 12, fill: "#1d2330" },
-      (v.slots || []).map((sl) => `${sl.vp} VP${sl.seat >= 0 ? " → " + (sl.seat + 1) : ""}`).join(" · ")));
+      (v.slots || []).map((sl) => `${sl.vp} VP${sl.seat >= 0 ? " → " + (sl.seat < ctx.seats.length ? sl.seat + 1 : "R") : ""}`).join(" · ")));
     vg.append(title(`${named(ctx, v.id)} (${v.id})`));
     g.append(vg);
   });
   if (obs.bot) {
-    g.append(s("text", { x: x0, y: SUPPLY.y + 232, "font-size": 12, fill: "#1d2330" },
-      `Rhadamanthus: ${obs.bot.vp} VP · supply ${obs.bot.supply} · ${obs.bot.deck_size} cards in its deck`));
+    g.append(s("rect", { x: x0, y: SUPPLY.y + 221, width: 14, height: 14, rx: 3, fill: ctx.colour(1) }));
+    g.append(s("text", { x: x0 + 20, y: SUPPLY.y + 232, "font-size": 12, fill: "#1d2330" },
+      `${ctx.seatName(1)}: ${obs.bot.vp} VP · supply ${obs.bot.supply} · ${obs.bot.deck_size} cards in its deck`));
   }
 }
 
@@ -189,9 +222,9 @@ function drawPlayers(panel, obs, ctx) {
     h("div", { class: "row" }, h("strong", {}, "Offer: "), offer.length ? offer : h("span", { class: "muted" }, "empty"))));
   for (const p of obs.player_states || []) {
     const box = h("section", { class: "vp" + (obs.current_player === p.seat ? " to-move" : ""), "data-seat": p.seat,
-      "aria-label": seatName(ctx, p.seat) });
-    box.style.setProperty("--seat", SEAT_COLOURS[p.seat]);
-    box.append(h("h3", {}, h("span", {}, seatName(ctx, p.seat) + (ctx.view === p.seat ? " — this view" : "")),
+      "aria-label": ctx.seatName(p.seat) });
+    box.style.setProperty("--seat", ctx.colour(p.seat));
+    box.append(h("h3", {}, h("span", {}, ctx.seatName(p.seat) + (ctx.view === p.seat ? " — this view" : "")),
       h("span", { "data-score": "" }, `${p.vp} VP`)));
     box.append(h("div", { class: "row" }, `coins ${p.coins} · weapons ${p.weapons} · income ${p.income}`));
     const goods = GOODS.map((k) => `${k} ${(p.temp_goods || {})[k] || 0}/${(p.perm_goods || {})[k] || 0}`);

@@ -11,9 +11,11 @@ const signed = (x) => (x > 0 ? "+" : "") + fmt(x);
 export function buildLog(list, story, names, jump) {
   clear(list);
   story.turns.forEach((t, i) => {
-    const li = h("li", { "data-turn": i, class: (t.fault ? "fault " : "") + (t.scoring ? "scoring" : "") });
+    const li = h("li", { "data-turn": i,
+      class: [t.substitute ? "substitute" : t.fault ? "fault" : "", t.scoring ? "scoring" : ""].join(" ").trim() });
     const btn = h("button", { type: "button", class: "log-line", "data-jump": i },
-      h("span", { class: "log-n" }, String(i)), " ", t.text);
+      h("span", { class: "log-n" }, String(i)), " ", t.text,
+      t.substitute ? h("span", { class: "log-tag", "data-substitute": "" }, "substitute move") : null);
     li.append(btn);
     const notes = [...t.lines];
     for (const d of t.deltas) {
@@ -29,13 +31,16 @@ export function buildLog(list, story, names, jump) {
   };
 }
 
-export function followLog(list, index) {
+// Mark the current turn's line; `scroll`: bring it into view as well (while playing the viewer skips that: it
+// reads the layout, which costs a synchronous reflow per turn; the line scrolls into view when playback stops).
+export function followLog(list, index, scroll = true) {
   const old = list.querySelector("li.current");
   if (old) { old.classList.remove("current"); old.querySelector(".log-line").removeAttribute("aria-current"); }
-  const li = list.querySelector(`li[data-turn="${index}"]`);
+  const li = list.children[index];
   if (!li) return;
   li.classList.add("current");
   li.querySelector(".log-line").setAttribute("aria-current", "step");
+  if (!scroll) return;
   // keep the current line in view inside the log box only (never scroll the page)
   const top = li.offsetTop; // the list is positioned (viewer.css), so this is relative to it
   if (top < list.scrollTop || top + li.offsetHeight > list.scrollTop + list.clientHeight) {
@@ -49,7 +54,7 @@ const W = 640;
 const H = 200;
 const PAD = { l: 40, r: 12, t: 12, b: 28 };
 
-export function buildChart(svg, story, names, jump) {
+export function buildChart(svg, story, names, jump, colours = SEAT_COLOURS) {
   clear(svg);
   const n = story.scores.length;
   const seats = Math.max(0, ...story.scores.map((r) => r.length));
@@ -77,7 +82,7 @@ export function buildChart(svg, story, names, jump) {
   });
   for (let k = 0; k < seats; k++) {
     const pts = story.scores.map((row, i) => `${x(i).toFixed(1)},${y(row[k] ?? 0).toFixed(1)}`).join(" ");
-    const line = s("polyline", { points: pts, fill: "none", stroke: SEAT_COLOURS[k], "stroke-width": 2.5,
+    const line = s("polyline", { points: pts, fill: "none", stroke: colours[k], "stroke-width": 2.5,
       class: "series", "data-series": k });
     line.append(title(`${names[k] || "seat " + (k + 1)}: ${fmt(story.scores[n - 1][k] ?? 0)} at the end`));
     svg.append(line);
@@ -99,10 +104,10 @@ export function moveCursor(svg, index) {
   if (c && svg.chartX) { c.setAttribute("x1", svg.chartX(index)); c.setAttribute("x2", svg.chartX(index)); }
 }
 
-export function buildLegend(box, names) {
+export function buildLegend(box, names, colours = SEAT_COLOURS) {
   clear(box);
   names.forEach((name, k) => box.append(h("span", { class: "seat-key" },
-    h("span", { class: "seat-dot", style: `background:${SEAT_COLOURS[k]}`, "aria-hidden": "true" }), ` ${name}`), " "));
+    h("span", { class: "seat-dot", style: `background:${colours[k]}`, "aria-hidden": "true" }), ` ${name}`), " "));
 }
 
 // ------------------------------------------------------------------------------------------ timeline markers
@@ -125,27 +130,34 @@ export function buildMarkers(box, story, jump) {
 }
 
 // ------------------------------------------------------------------------------------------------ end screen
-export function buildEnd(box, payload, names) {
+// Final ranking: the seats, and the game's own opponents (Minos solo: Rhadamanthus, `payload.opponents`) in
+// their place. Total comes right after the name so that a phone, which hides the parts (viewer.css), keeps it.
+export function buildEnd(box, payload, names, colours = SEAT_COLOURS) {
   clear(box);
   const story = payload.story;
   const result = payload.result || {};
-  const seats = (result.seats || []).slice().sort((a, b) => (a.rank ?? 99) - (b.rank ?? 99) || a.seat - b.seat);
+  const rows = (result.seats || []).map((st) => ({ ...st, row: st.seat }));
+  for (const op of payload.opponents || []) rows.push({ ...op, seat: null });
+  rows.sort((a, b) => (a.rank ?? 99) - (b.rank ?? 99) || a.row - b.row);
   const partNames = story.part_names || {};
   const keys = Object.keys(story.parts[0] || {}).filter((k) => k !== "total");
   box.append(h("h3", { id: "end-h" }, "End of the game"));
   const table = h("table", { class: "end-table" });
   table.append(h("caption", { class: "sr-only" }, "Final ranking and each seat's score by part"));
   table.append(h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"), h("th", { scope: "col" }, "Seat"),
-    keys.map((k) => h("th", { scope: "col", class: "num" }, partNames[k] || k)), h("th", { scope: "col", class: "num" }, "Total"))));
+    h("th", { scope: "col", class: "num" }, "Total"),
+    keys.map((k) => h("th", { scope: "col", class: "num part" }, partNames[k] || k)))));
   const body = h("tbody");
-  for (const st of seats) {
-    const parts = story.parts[st.seat] || {};
-    const row = h("tr", { "data-seat": st.seat },
+  for (const st of rows) {
+    const parts = story.parts[st.row] || {};
+    const opponent = st.seat == null;
+    const row = h("tr", opponent ? { "data-opponent": st.name } : { "data-seat": st.seat },
       h("td", { class: "num" }, st.rank != null ? String(st.rank) : "—"),
-      h("td", {}, h("span", { class: "seat-dot", style: `background:${SEAT_COLOURS[st.seat]}`, "aria-hidden": "true" }), " ",
-        names[st.seat] || `seat ${st.seat + 1}`, st.disqualified ? h("span", { class: "bad" }, " disqualified") : null),
-      keys.map((k) => h("td", { class: "num" }, fmt(parts[k] ?? 0))),
-      h("td", { class: "num" }, h("strong", {}, fmt(st.score ?? parts.total ?? 0))));
+      h("td", {}, h("span", { class: "seat-dot", style: `background:${colours[st.row]}`, "aria-hidden": "true" }), " ",
+        names[st.row] || `seat ${st.row + 1}`, opponent ? h("span", { class: "muted" }, " (the game's automated opponent)") : null,
+        st.disqualified ? h("span", { class: "bad" }, " disqualified") : null),
+      h("td", { class: "num" }, h("strong", {}, fmt(st.score ?? parts.total ?? 0))),
+      keys.map((k) => h("td", { class: "num part" }, fmt(parts[k] ?? 0))));
     body.append(row);
   }
   table.append(body);

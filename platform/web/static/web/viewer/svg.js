@@ -22,6 +22,11 @@ export function title(text) { return s("title", {}, text); }
 
 // One colour per seat, readable on white and distinguishable for common colour blindness (Okabe–Ito).
 export const SEAT_COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"];
+// The game's own opponent (Minos solo: Rhadamanthus) in a colour no seat has.
+export const OPPONENT_COLOUR = "#262626";
+
+// The colour of score row / piece owner `k` in a match of `seats` seats: a seat's, or the opponent's beyond them.
+export function rowColour(k, seats) { return k < seats ? (SEAT_COLOURS[k] || "#555555") : OPPONENT_COLOUR; }
 
 export function clear(el) { while (el.firstChild) el.firstChild.remove(); }
 

@@ -3,7 +3,6 @@
 // Draws `frame.observation` (arena.games.thebes ThebesState.observation) into the viewer's <svg> and panel.
 
 import { clear, h, s, SEAT_COLOURS, seatText, textOn, title } from "./svg.js";
-import { seatName } from "./viewer.js";
 
 // Board geometry (our own schematic map of Europe and the Near East, 600 x 420 user units).
 const PLACES = {
@@ -43,7 +42,7 @@ export function render(board, panel, frame, ctx) {
 }
 
 function boardSummary(obs, frame, ctx) {
-  const where = obs.seats.map((p) => `${seatName(ctx, p.seat)} at ${cap(p.place)}, ${p.year} week ${p.week}`);
+  const where = obs.seats.map((p) => `${ctx.seatName(p.seat)} at ${cap(p.place)}, ${p.year} week ${p.week}`);
   return `Thebes board at turn ${frame.index}: ${where.join("; ")}.`;
 }
 
@@ -94,7 +93,7 @@ function drawMap(svg, obs, frame, ctx) {
         "stroke-width": mover ? 3 : 2 }));
       pawn.append(s("text", { x: px, y: py + 4.5, "text-anchor": "middle", "font-size": 12, fill: seatText(p.seat), "font-weight": 700 },
         String(p.seat + 1)));
-      pawn.append(title(`${seatName(ctx, p.seat)} at ${cap(place)}`));
+      pawn.append(title(`${ctx.seatName(p.seat)} at ${cap(place)}`));
       svg.append(pawn);
     });
   }
@@ -129,8 +128,8 @@ function cardBox(x, y, card, opts = {}) {
     line2 = card.site ? `${site}${card.value ? " +" + card.value : ""}` : (card.value ? `+${card.value}` : "");
   }
   g.append(s("text", { x: x + 5, y: y + 36, "font-size": 11, fill: "#2b2418" }, line1));
-  g.append(s("text", { x: x + 5, y: y + 51, "font-size": 10, fill: "#4a4335" }, line2));
-  g.append(s("text", { x: x + 5, y: y + hgt - 7, "font-size": 10, fill: "#6f6552" }, cap(card.city || "")));
+  g.append(s("text", { x: x + 5, y: y + 51, "font-size": 11, fill: "#4a4335" }, line2));
+  g.append(s("text", { x: x + 5, y: y + hgt - 7, "font-size": 11, fill: "#6f6552" }, cap(card.city || "")));
   g.append(title(exhibition
     ? `Exhibition ${card.id} in ${cap(card.city)}: ${card.weeks} weeks, ${card.points} points, needs ${Object.entries(card.requirements || {}).map(([site, n]) => `${n} ${site}`).join(", ")}`
     : `${card.id}: ${KIND_SHORT[card.kind] || card.kind} in ${cap(card.city)}, ${card.weeks} weeks ${line2}`));
@@ -173,7 +172,7 @@ function drawTimeTrack(svg, obs, ctx) {
     const x = x0 + col * cw;
     const y = y0 + row * (ch + 18);
     g.append(s("rect", { x, y, width: cw - 2, height: ch, fill: w % 13 === 1 ? "#efe6d2" : "#fbf8f0", stroke: "#c9bfa8" }));
-    g.append(s("text", { x: x + 2, y: y + ch + 12, "font-size": 10, fill: "#6b6250" }, String(w)));
+    g.append(s("text", { x: x + 2, y: y + ch + 12, "font-size": 11, fill: "#6b6250" }, String(w)));
   }
   // Stack markers standing on the same week: the seat that acts first (last to arrive) is drawn on top.
   const order = obs.turn_order || [];
@@ -198,15 +197,15 @@ function drawTimeTrack(svg, obs, ctx) {
       const my = y + ch - 14 - i * 13.5;
       const m = s("g", { class: "marker", "data-seat": p.seat, "data-week": p.week, "data-year": p.year });
       m.append(s("rect", { x, y: my, width: cw - 4, height: 13, rx: 3, fill: SEAT_COLOURS[p.seat], stroke: "#fff" }));
-      m.append(s("text", { x: x + (cw - 4) / 2, y: my + 10, "text-anchor": "middle", "font-size": 10.5, fill: seatText(p.seat), "font-weight": 700 },
+      m.append(s("text", { x: x + (cw - 4) / 2, y: my + 10, "text-anchor": "middle", "font-size": 11, fill: seatText(p.seat), "font-weight": 700 },
         `${p.seat + 1}·'${String(p.year).slice(2)}`));
-      m.append(title(`${seatName(ctx, p.seat)}: ${p.year}, week ${p.week}${p.finished ? " (finished)" : ""}`));
+      m.append(title(`${ctx.seatName(p.seat)}: ${p.year}, week ${p.week}${p.finished ? " (finished)" : ""}`));
       g.append(m);
     });
   }
   const ex = x0 + 26 * cw + 8;
   g.append(s("rect", { x: ex - 2, y: y0, width: 40, height: ch, fill: "none", stroke: "#8c2d19", "stroke-dasharray": "3 2" }));
-  g.append(s("text", { x: ex, y: y0 - 2, "font-size": 10, fill: "#8c2d19" }, "end 1904"));
+  g.append(s("text", { x: ex, y: y0 - 2, "font-size": 11, fill: "#8c2d19" }, "end 1904"));
   svg.append(g);
 }
 
@@ -229,10 +228,10 @@ function drawPlayers(panel, obs, frame, ctx) {
   for (const p of obs.seats) {
     const viewer = ctx.view === p.seat;
     const box = h("section", { class: "vp" + (obs.current_player === p.seat ? " to-move" : ""), "data-seat": p.seat,
-      "aria-label": `${seatName(ctx, p.seat)}` });
+      "aria-label": `${ctx.seatName(p.seat)}` });
     box.style.setProperty("--seat", SEAT_COLOURS[p.seat]);
     const score = p.score || {};
-    box.append(h("h3", {}, h("span", {}, `${seatName(ctx, p.seat)}${viewer ? " — this view" : ""}`),
+    box.append(h("h3", {}, h("span", {}, `${ctx.seatName(p.seat)}${viewer ? " — this view" : ""}`),
       h("span", { "data-score": "" }, `${score.total ?? 0} pts`)));
     box.append(h("div", { class: "row" },
       `${cap(p.place)} · ${p.year} week ${p.week}${p.finished ? " · finished" : ""}`,

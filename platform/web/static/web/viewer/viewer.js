@@ -3,9 +3,19 @@
 //
 // Markup (see web/templates/web/_viewer.html): an element [data-viewer] carrying data-frames-url, data-game
 // and data-finished, holding the controls, an <svg> board, a players panel and a live status line.
-// Keys (when the viewer has focus): ←/→ step, Home/End first/last, space play/pause, PageUp/PageDown ±10.
+// Keys (when the viewer has the focus, or nothing has: a fresh page): ←/→ step, Home/End first/last, space
+// play/pause, PageUp/PageDown ±10.
+//
+// A game's renderer (thebes.js, minos.js, generic.js) exports `render(board, panel, frame, ctx)` and imports
+// nothing from this module: what it needs of the viewer (seat names, the glossary) comes in `ctx`.
+//
+// Playback runs on animation frames: each one shows the turn the clock has reached (the turns in between are
+// not drawn, so 60× keeps its speed however long a drawing takes, and a click on Pause waits for one drawing at
+// most); what nobody sees while it plays (the URL, scrolling the log, the status read to screen readers) is
+// brought up to date when it stops.
 
 import { renderGeneric } from "./generic.js";
+import { rowColour } from "./svg.js";
 import { buildChart, buildEnd, buildLegend, buildLog, buildMarkers, followLog, moveCursor } from "./story.js";
 
 const RENDERERS = {
@@ -36,7 +46,9 @@ export class Viewer {
     this.logs = null; // the bots' own logs the viewer may see (web/api: matches.botlogs), by seat
     this.frames = [];
     this.index = 0;
-    this.timer = null;
+    this.playing = false;
+    this.clock = 0; // while playing: when the turn shown began (performance.now(), animation-frame time)
+    this.draws = 0; // drawings made so far (bench/viewer_playback.py counts them)
     this.cache = new Map(); // seat view -> frames payload
     this.renderer = null;
     this.bind();
@@ -187,12 +199,19 @@ export class Viewer {
     const story = this.payload.story;
     if (!story) return;
     const jump = (i) => { this.stopPlay(); this.show(i); };
-    if (this.log) buildLog(this.log, story, this.names(), jump);
-    if (this.chart) buildChart(this.chart, story, this.names(), jump);
+    const names = this.names();
+    const colours = names.map((_, k) => rowColour(k, (this.payload.seats || []).length));
+    if (this.log) buildLog(this.log, story, names, jump);
+    if (this.chart) buildChart(this.chart, story, names, jump, colours);
     const legend = this.root.querySelector("[data-legend]");
-    if (legend) buildLegend(legend, this.names());
+    if (legend) buildLegend(legend, names, colours);
     if (this.marks) buildMarkers(this.marks, story, jump);
-    if (this.endBox) buildEnd(this.endBox, this.payload, this.names());
+    if (this.endBox) buildEnd(this.endBox, this.payload, names, colours);
+    // the seats table of the match page has a row for the game's own opponent: its score is in the story
+    for (const op of this.payload.opponents || []) {
+      const cell = document.querySelector(`[data-opponent-score="${CSS.escape(op.name)}"]`);
+      if (cell && op.score != null) cell.textContent = String(op.score);
+    }
   }
 
   // The first frame of the next (dir 1) or the current/previous (dir -1) chapter: a year in Thebes, a round in
@@ -216,7 +235,24 @@ export class Viewer {
     return Math.max(10, 600 / (v || 1));
   }
 
-  stopPlay() { if (this.timer) this.togglePlay(); }
+  stopPlay() { if (this.playing) this.togglePlay(); }
+
+  // The keys of the header comment. `ev` comes from inside the viewer, or from the page when nothing has the
+  // focus (a fresh page: boot lets the first viewer take those).
+  key(ev) {
+    if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    if (ev.target.matches("input, select, textarea, [contenteditable]")) return;
+    // on a button of the viewer space and enter press it (native), the other keys still step
+    if (ev.key === " " && ev.target.matches("button, a")) return;
+    const keys = {
+      ArrowRight: () => this.step(1), ArrowLeft: () => this.step(-1),
+      PageDown: () => this.step(10), PageUp: () => this.step(-10),
+      Home: () => this.show(0), End: () => this.show(this.frames.length - 1),
+      " ": () => this.togglePlay(),
+    };
+    const fn = keys[ev.key];
+    if (fn) { ev.preventDefault(); fn(); }
+  }
 
   bind() {
     this.root.addEventListener("click", (ev) => {
@@ -235,25 +271,14 @@ export class Viewer {
         this.chapterJump(act === "era-next" ? 1 : -1, (label) => (/\(era (\w+)\)/.exec(label) || [, "I"])[1]);
       }
     });
-    this.root.addEventListener("keydown", (ev) => {
-      if (ev.target.matches("input, select, textarea")) return;
-      const keys = {
-        ArrowRight: () => this.step(1), ArrowLeft: () => this.step(-1),
-        PageDown: () => this.step(10), PageUp: () => this.step(-10),
-        Home: () => this.show(0), End: () => this.show(this.frames.length - 1),
-        " ": () => this.togglePlay(),
-      };
-      const fn = keys[ev.key];
-      if (fn) { ev.preventDefault(); fn(); }
-    });
+    this.root.addEventListener("keydown", (ev) => this.key(ev));
     if (this.turnInput) {
       this.turnInput.addEventListener("change", () => this.show(parseInt(this.turnInput.value, 10) || 0));
     }
     if (this.slider) this.slider.addEventListener("input", () => this.show(parseInt(this.slider.value, 10)));
     if (this.speedSelect) {
-      this.speedSelect.addEventListener("change", () => {
-        if (this.timer) { this.togglePlay(); this.togglePlay(true); }
-      });
+      // the next turn comes one new delay after the current one began
+      this.speedSelect.addEventListener("change", () => { this.clock = performance.now(); });
     }
     if (this.seatSelect) {
       this.seatSelect.addEventListener("change", async () => {
@@ -266,22 +291,37 @@ export class Viewer {
 
   step(delta) { this.show(this.index + delta); }
 
-  togglePlay(keepPlace = false) {
-    if (this.timer) {
-      clearInterval(this.timer);
-      this.timer = null;
+  togglePlay() {
+    this.playing = !this.playing;
+    if (this.playing) {
+      if (this.index >= this.frames.length - 1) this.show(0);
+      this.clock = performance.now();
+      if (this.status) this.status.setAttribute("aria-live", "off"); // a screen reader hears where it stopped
+      requestAnimationFrame((now) => this.tick(now));
     } else {
-      if (!keepPlace && this.index >= this.frames.length - 1) this.show(0);
-      this.timer = setInterval(() => {
-        if (this.index >= this.frames.length - 1) this.togglePlay();
-        else this.step(1);
-      }, this.delay());
+      if (this.status) this.status.setAttribute("aria-live", "polite");
+      this.show(this.index); // what was skipped while playing: the log's scroll, the URL, the announcement
     }
     if (this.playButton) {
-      this.playButton.setAttribute("aria-pressed", this.timer ? "true" : "false");
-      this.playButton.textContent = this.timer ? "Pause" : "Play";
-      this.playButton.setAttribute("aria-label", this.timer ? "Pause" : "Play");
+      this.playButton.setAttribute("aria-pressed", this.playing ? "true" : "false");
+      this.playButton.textContent = this.playing ? "Pause" : "Play";
+      this.playButton.setAttribute("aria-label", this.playing ? "Pause" : "Play");
     }
+  }
+
+  // One animation frame of playback: show the turn the clock has reached, at most one drawing per frame.
+  tick(now) {
+    if (!this.playing) return;
+    const delay = this.delay();
+    const due = Math.floor((now - this.clock) / delay);
+    if (due > 0) {
+      // a stall longer than a second (a background tab) resumes from here rather than racing to catch up
+      this.clock = due * delay > 1000 ? now : this.clock + due * delay;
+      const last = this.frames.length - 1;
+      this.show(Math.min(last, this.index + due));
+      if (this.index >= last) { this.togglePlay(); return; }
+    }
+    requestAnimationFrame((t) => this.tick(t));
   }
 
   show(i) {
@@ -291,16 +331,23 @@ export class Viewer {
     if (this.turnInput) this.turnInput.value = String(this.index);
     if (this.slider) this.slider.value = String(this.index);
     this.root.dataset.index = String(this.index);
+    const seats = this.payload.seats;
     const ctx = {
-      header: this.payload.header, seats: this.payload.seats, view: this.payload.seat,
+      header: this.payload.header, seats, view: this.payload.seat,
       result: this.payload.result, index: this.index, last: this.frames.length - 1,
       glossary: (this.payload.story && this.payload.story.glossary) || {},
+      // a seat's name, or the game's own opponent's beyond the seats (Minos solo: Rhadamanthus), and its colour
+      seatName: (seat) => seatName(seats, seat, this.names()),
+      colour: (seat) => rowColour(seat, (seats || []).length),
+      legend: this.root.querySelector("[data-board-legend]"), // a renderer may explain its pieces there
     };
     this.renderer(this.board, this.panel, frame, ctx);
+    this.draws += 1;
+    this.root.dataset.draws = String(this.draws);
     const story = this.payload.story;
     const turn = story && story.turns[this.index];
     this.setStatus(describe(frame, ctx) + (turn && this.index > 0 ? ` — ${turn.text}` : ""));
-    if (this.log) followLog(this.log, this.index);
+    if (this.log) followLog(this.log, this.index, !this.playing);
     if (this.chart) moveCursor(this.chart, this.index);
     const chapter = this.root.querySelector("[data-chapter]");
     if (chapter && story) chapter.textContent = story.chapters[this.index] || "";
@@ -310,31 +357,35 @@ export class Viewer {
       this.root.dataset.ended = atEnd ? "1" : "0";
     }
     this.renderBotLog(frame);
-    // A shareable link to this turn (#turn=N), without adding a history entry per step.
-    if (this.root.dataset.ready === "1") history.replaceState(null, "", `#turn=${this.index}`);
+    // A shareable link to this turn (#turn=N), without adding a history entry per step; not while playing.
+    if (this.root.dataset.ready === "1" && !this.playing) history.replaceState(null, "", `#turn=${this.index}`);
   }
 
   setStatus(text) { if (this.status) this.status.textContent = text; }
 }
 
-export function seatName(ctx, seat) {
-  const s = ctx.seats && ctx.seats[seat];
-  return s ? `${s.name} (seat ${seat + 1})` : `seat ${seat + 1}`;
+function seatName(seats, seat, series) {
+  const s = seats && seats[seat];
+  if (s) return `${s.name} (seat ${seat + 1})`;
+  return (series && series[seat]) || `seat ${seat + 1}`;
 }
 
 function describe(frame, ctx) {
   if (frame.index === 0) return `Start of the game (turn 0 of ${ctx.last}).`;
+  const who = ctx.seatName(frame.seat);
+  const what = frame.action == null ? "a move (hidden in this seat's view)" : `“${frame.action}”`;
   let text;
-  if (frame.fault) {
+  if (frame.substitute) {
+    // the seat is out (disqualified): the referee plays its turns, the bot is not asked
+    text = `Turn ${frame.index} of ${ctx.last}: substitute move — ${who} is out of the game; the referee played ${what} for it`;
+  } else if (frame.fault) {
     // the bot did not choose this move: after its fault the referee substituted a random legal one
-    text = frame.action == null
-      ? `Turn ${frame.index} of ${ctx.last}: ${seatName(ctx, frame.seat)} faulted; the referee substituted a move (hidden in this seat's view)`
-      : `Turn ${frame.index} of ${ctx.last}: ${seatName(ctx, frame.seat)} faulted; the referee substituted “${frame.action}”`;
+    text = `Turn ${frame.index} of ${ctx.last}: ${who} faulted; the referee substituted ${what}`;
     text += ` — fault (${frame.fault.kind})${frame.fault.message ? ": " + frame.fault.message : ""}`;
   } else {
     text = frame.action == null
-      ? `Turn ${frame.index} of ${ctx.last}: ${seatName(ctx, frame.seat)} decided (hidden in this seat's view)`
-      : `Turn ${frame.index} of ${ctx.last}: ${seatName(ctx, frame.seat)} played “${frame.action}”`;
+      ? `Turn ${frame.index} of ${ctx.last}: ${who} decided (hidden in this seat's view)`
+      : `Turn ${frame.index} of ${ctx.last}: ${who} played “${frame.action}”`;
     if (frame.forced) text += " (forced: the only legal action, applied without asking the bot)";
     else if (frame.ms != null) text += ` in ${Math.round(frame.ms)} ms`;
   }
@@ -343,10 +394,18 @@ function describe(frame, ctx) {
 }
 
 export function boot() {
+  const viewers = [];
   for (const root of document.querySelectorAll("[data-viewer]")) {
     const v = new Viewer(root);
     root.viewer = v;
+    viewers.push(v);
     v.start().catch((err) => { root.dataset.error = String(err); });
+  }
+  // A fresh page has the focus nowhere (on the body): the keys go to the first viewer without a click.
+  if (viewers.length) {
+    document.addEventListener("keydown", (ev) => {
+      if (ev.target === document.body || ev.target === document.documentElement) viewers[0].key(ev);
+    });
   }
 }
 
