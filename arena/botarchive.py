@@ -147,7 +147,7 @@ class _CheckedTarInfo(tarfile.TarInfo):
                           tarfile.GNUTYPE_LONGLINK) and self.size > HEADER_MAX_BYTES):
             raise ArchiveError(f"the archive has a header of {self.size} bytes; at most {HEADER_MAX_BYTES} "
                                f"are allowed")
-        return super()._proc_member(tarfile_)
+        return super()._proc_member(tarfile_)  # type: ignore[misc]  # tarfile's private hook, not in typeshed
 
 
 def _copy(src: IO[bytes], dest: Path, rel: PurePosixPath, budget: _Budget, mode: int = 0) -> None:
