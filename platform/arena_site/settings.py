@@ -304,7 +304,7 @@ ARENA_VERSION_TESTS_PER_OWNER = _env_int("ARENA_VERSION_TESTS_PER_OWNER", 2)  # 
 
 # --- Arena ----------------------------------------------------------------------------------------------------
 ARENA_SANDBOX = os.environ.get("ARENA_SANDBOX", "auto").lower()  # auto | on | off | worker
-ARENA_LIMITS = {
+ARENA_LIMITS: dict[str, Any] = {
     "memory_mb": _env_int("ARENA_MEMORY_MB", 512),
     "cpu_seconds": _env_int("ARENA_CPU_SECONDS", 600),
     "pids": _env_int("ARENA_PIDS", 64),

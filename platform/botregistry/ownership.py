@@ -68,7 +68,7 @@ def retired_why(bot: Bot) -> str:
 
     if bot.retired_at is None:
         return ""
-    if bot.team_id is not None:
+    if bot.team is not None:
         if bot.team.deleted_at is not None:
             return "its team was deleted."
         if not bot.team.memberships.exists():

@@ -40,12 +40,12 @@ class _ValidationHeartbeat(Heartbeat):
                                                   validation_heartbeat_at=timezone.now()))
 
 
-def _manifest_unchanged(version: BotVersion) -> bool:
+def _manifest_unchanged(version: BotVersion, package: Path) -> bool:
     """Whether the package's bot.toml still says what the upload's did (validation runs on what was checked)."""
     from arena.botpkg import ManifestError, load_manifest
 
     try:
-        return manifest_dict(load_manifest(version.package_path)) == version.manifest
+        return manifest_dict(load_manifest(package)) == version.manifest
     except ManifestError:
         return False
 
@@ -98,8 +98,9 @@ def _validate(version: BotVersion, claim: str) -> str:
             ok, reason, log_text = False, HOST_TROUBLE, ""
         services.mark_validated(version, ok, reason, log_text, claim=claim)
 
-    package = Path(version.package_path)
-    if not _manifest_unchanged(version):
+    package = version.package_path
+    assert package is not None, "validate() points it at this run's copy"
+    if not _manifest_unchanged(version, package):
         mark_validated(version, False, "bot.toml changed after the upload",
                        "bot.toml no longer says what the uploaded one said; upload the bot again")
         return "failed"
@@ -116,7 +117,7 @@ def _validate(version: BotVersion, claim: str) -> str:
         log.exception("validation of %s crashed", version)
         mark_validated(version, False, HOST_TROUBLE, "")
         return "error"
-    if report.ok and not _manifest_unchanged(version):
+    if report.ok and not _manifest_unchanged(version, package):
         report.ok, report.reasons = False, ["the build changed bot.toml"]
     reason = public_paths_removed(report.reason, package).splitlines()[0][:500] if not report.ok else ""
     mark_validated(version, bool(report.ok), reason, public_paths_removed(report.log or "", package))

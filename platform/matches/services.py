@@ -203,7 +203,7 @@ def record_result(match_id: int, result: MatchResult | Mapping[str, Any], replay
                 log.warning("match %s: discarded the result of superseded run %s (attempt %s); the claim is "
                             "%s (attempt %s, %s)", match_id, run.worker, run.attempt, match.worker or "none",
                             match.attempts, match.status)
-            if replay_tmp is not None:
+            if replay_tmp is not None and logs_tmp is not None:
                 replay_tmp.unlink(missing_ok=True)
                 logs_tmp.unlink(missing_ok=True)
             return False
@@ -246,7 +246,8 @@ def waiting_messages() -> int | None:
     try:
         with app.connection_for_read() as conn:
             conn.ensure_connection(max_retries=1)
-            declared = conn.default_channel.queue_declare(queue=settings.CELERY_TASK_DEFAULT_QUEUE, durable=True,
+            # kombu's stubs type the abstract channel; every transport's has queue_declare
+            declared = conn.default_channel.queue_declare(queue=settings.CELERY_TASK_DEFAULT_QUEUE, durable=True,  # type: ignore[attr-defined]
                                                           auto_delete=False)
             return int(declared.message_count)
     except Exception as exc:  # recovery goes on with the long delay

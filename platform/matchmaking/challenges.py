@@ -36,6 +36,9 @@ def create_challenge(user, ladder: Ladder, bot: Bot, opponents: list[Bot], rng: 
             raise ChallengeQuotaReached(f"challenge quota reached: {quota} a day; try again later")
         table = [bot, *opponents]
         (rng or random.Random()).shuffle(table)  # seats are drawn, as on the ladder
+        versions = [b.playing_version for b in table]
+        if None in versions:  # the serializer refuses such a bot first
+            raise ValueError("every bot of a challenge needs a ready version")
         return create_match(game=ladder.game, params=ladder.game_params, time_control=ladder.time_control.to_dict(),
-                            versions=[b.playing_version.pk for b in table], ladder=ladder,
+                            versions=[v.pk for v in versions if v is not None], ladder=ladder,
                             kind=Match.Kind.CHALLENGE, rated=False, requested_by=user)

@@ -31,11 +31,10 @@ def busy_bot_ids(ladder: Ladder) -> set[int]:
 def ready_candidates(ladder: Ladder) -> list[Candidate]:
     """Every bot enrolled on the ladder whose active version is ready (and that is not retired), with its
     leaderboard rating."""
-    rows = (Rating.objects.filter(ladder=ladder, bot__active_version__status=BotVersion.Status.READY,
+    rows = list(Rating.objects.filter(ladder=ladder, bot__active_version__status=BotVersion.Status.READY,
                                   bot__retired_at__isnull=True)
             .values_list("bot_id", "bot__owner_id", "bot__builtin", "bot__active_version_id",
                          "bot__active_version__created_at", "rating", "games", "last_played_at", "bot__team_id"))
-    rows = list(rows)
     members: dict[int, list[int]] = {}
     for team_id, user_id in Membership.objects.filter(team_id__in={t for *_, t in rows if t is not None}
                                                       ).values_list("team_id", "user_id"):
