@@ -41,14 +41,17 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
 from arena.botlogs import logs_path
 from arena.match.types import MatchResult
-from arena_site.workers import known_dead, process_space, worker_id  # noqa: F401  (worker_id: the task's)
+from arena_site.workers import known_dead, process_space
+from arena_site.workers import worker_id as worker_id  # the task's (re-exported)
 from botregistry.models import BotVersion
+from ladders.models import Ladder
 from ladders.services import apply_ratings
 from matches.models import Match, Participant
 from matches.seeds import new_seed
@@ -79,7 +82,8 @@ def holds_claim(match: Match, run: Run | None) -> bool:
 
 
 def create_match(*, game: str, params: dict[str, Any], time_control: dict[str, int], versions: list[int],
-                 ladder=None, kind: str = Match.Kind.LADDER, rated: bool = True, requested_by=None,
+                 ladder: Ladder | None = None, kind: str = Match.Kind.LADDER, rated: bool = True,
+                 requested_by: User | None = None,
                  seed: int | None = None, queue: bool = True) -> Match:
     """A queued match with one participant per version, in the given seat order; its task is sent when the
     surrounding transaction commits. Without `seed`, a fresh secret one (`matches.seeds.new_seed`: never from

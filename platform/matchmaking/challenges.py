@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -23,7 +24,7 @@ class ChallengeQuotaReached(Exception):
     """The user has made `ARENA_CHALLENGES_PER_DAY` challenges in the last 24 hours (the message says so)."""
 
 
-def create_challenge(user, ladder: Ladder, bot: Bot, opponents: list[Bot], rng: random.Random | None = None
+def create_challenge(user: User, ladder: Ladder, bot: Bot, opponents: list[Bot], rng: random.Random | None = None
                      ) -> Match:
     """A queued, unrated challenge match, its seats drawn at random. Raises `ChallengeQuotaReached`."""
     quota = settings.ARENA_CHALLENGES_PER_DAY
