@@ -168,7 +168,7 @@ class _CheckedTarInfo(tarfile.TarInfo):
                           tarfile.GNUTYPE_LONGLINK) and self.size > HEADER_MAX_BYTES):
             raise ArchiveError(f"the archive has a header of {self.size} bytes; at most {HEADER_MAX_BYTES} "
                                f"are allowed")
-        return super()._proc_member(tarfile_)
+        return super()._proc_member(tarfile_)  # type: ignore[misc]  # tarfile's private hook, not in typeshed
 
 
 def _make_folders(root: Path, rel: PurePosixPath) -> None:

@@ -145,10 +145,12 @@ class DeleteAccountSerializer(serializers.Serializer):
 class DeleteMeMixin:
     """`DELETE` on the current account (mixed into `accounts.views.MeView`): rate limited per user and address."""
 
+    request: Any  # the view's, as the APIView this is mixed into has it
+
     def get_throttles(self):  # the limit applies to deleting only, not to reading the account
         if self.request.method == "DELETE":
             return [cls() for cls in throttles.DELETE_ACCOUNT]
-        return super().get_throttles()
+        return super().get_throttles()  # type: ignore[misc]  # the APIView's, next in the view's MRO
 
     @extend_schema(request=DeleteAccountSerializer, responses={
         204: OpenApiResponse(description="The account is deleted: its bots are retired, its matches stay with "

@@ -23,7 +23,8 @@ class _Throttle(SimpleRateThrottle):
         self.num_requests, self.duration = self.parse_rate(self.rate)
 
     def get_rate(self) -> str | None:
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        # the stubs type the rates as numbers; DRF's are "N/period" strings
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)  # type: ignore[return-value]
 
 
 class AddressThrottle(_Throttle):
@@ -63,6 +64,6 @@ def throttled(request: Any, throttles: list[type[_Throttle]]) -> float | None:
     """For plain Django views: None when the request may go on, else the seconds to wait."""
     for cls in throttles:
         throttle = cls()
-        if not throttle.allow_request(request, None):
+        if not throttle.allow_request(request, None):  # type: ignore[arg-type]  # no APIView here: the rate needs none
             return throttle.wait() or 1.0
     return None

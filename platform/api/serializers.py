@@ -81,7 +81,7 @@ class BotSerializer(serializers.ModelSerializer):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = game_choices()
+        self.fields["game"].choices = game_choices()  # type: ignore[attr-defined]  # a ChoiceField
 
     def validate_name(self, value: str) -> str:
         if not value.strip():
@@ -124,7 +124,7 @@ class BotUpdateSerializer(serializers.ModelSerializer):
         fields = ["description", "active_version", "public_annotations"]
 
     def validate_active_version(self, version: BotVersion) -> BotVersion:
-        if version.bot_id != self.instance.pk:
+        if version.bot_id != self.instance.pk:  # type: ignore[union-attr]  # an update: the bot is there
             raise serializers.ValidationError("this version belongs to another bot")
         if version.status != BotVersion.Status.READY:
             raise serializers.ValidationError(f"version {version.number} is {version.status}, not ready")
@@ -216,7 +216,7 @@ class ParticipantSerializer(ParticipantBriefSerializer):
     def get_faults(self, p: Participant) -> list[dict]:
         request = self.context.get("request")
         user = getattr(request, "user", None)
-        visible = self.context.setdefault("deal_visible", {})  # one answer per match for the whole response
+        visible = self.context.setdefault("deal_visible", {})  # type: ignore[attr-defined]  # a dict (stubs: Mapping); one answer per match for the whole response
         if p.match_id not in visible:
             visible[p.match_id] = seeds.deal_visible(p.match, user)
         own = bool(user is not None and can_play(user, p.bot))

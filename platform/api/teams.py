@@ -261,7 +261,7 @@ class InvitationViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     def _named(self, pk) -> Invitation:
         # someone else's invitation is a 404, as an unknown one: its existence is nobody else's business
-        inv = Invitation.objects.filter(pk=pk, invitee=self.request.user).select_related("team").first()
+        inv = Invitation.objects.filter(pk=pk, invitee=self.request.user).select_related("team").first()  # type: ignore[misc]  # logged in
         if inv is None:
             raise exceptions.NotFound("no such invitation")
         return inv

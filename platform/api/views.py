@@ -273,7 +273,7 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.CreateModelMixin, viewsets.
         return super().get_throttles()
 
     def get_queryset(self):
-        return (Match.objects.filter(kind=Match.Kind.CHALLENGE, requested_by=self.request.user)
+        return (Match.objects.filter(kind=Match.Kind.CHALLENGE, requested_by=self.request.user)  # type: ignore[misc]  # logged in
                 .select_related("ladder").prefetch_related("participants__bot", "participants__version")
                 .order_by("-id"))
 

@@ -22,7 +22,7 @@ from django.core.cache.backends.redis import RedisCache
 log = logging.getLogger("arena.platform")
 
 _WARN_EVERY = 60.0  # seconds between two warnings of one process while Redis stays away
-_state = {"since": None, "warned": 0.0}
+_state: dict[str, float | None] = {"since": None, "warned": 0.0}
 _lock = threading.Lock()
 
 
@@ -36,7 +36,7 @@ def _failed(exc: Exception) -> None:
     with _lock:
         if _state["since"] is None:
             _state["since"] = now
-        warn = now - _state["warned"] >= _WARN_EVERY
+        warn = now - (_state["warned"] or 0.0) >= _WARN_EVERY
         if warn:
             _state["warned"] = now
     if warn:
@@ -74,7 +74,7 @@ class FailSafeRedisCache(RedisCache):
 
     @property
     def _lib(self) -> Any:
-        return self._cache._lib
+        return self._cache._lib  # type: ignore[attr-defined]  # the client keeps the redis module it was made with
 
     add = _fail_safe("add")
     get = _fail_safe("get")

@@ -34,6 +34,8 @@ class LocalStorage(FileSystemStorage):
     that overwrites a name instead of renaming, writes files readable by Arena's user only (0600), and writes
     each atomically (a `.part` file renamed into place), so a reader never sees half a replay and a crash leaves no half-written object behind."""
 
+    _location: str | None  # FileSystemStorage.__init__ sets it (the `location` argument); its stubs leave it out
+
     def __init__(self, **kwargs):
         kwargs.setdefault("allow_overwrite", True)
         # private to Arena's own user, as the files the referee writes (the bots' logs hold what they printed)

@@ -25,6 +25,7 @@ import json
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -170,7 +171,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 USE_TZ = True
 TIME_ZONE = "UTC"
 STATIC_URL = "/static/"
-STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT: Path | None = VAR_DIR / "static"
 LOGIN_URL = "/login/"  # the site's log-in page (web), for every page that needs one (allauth's too)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -180,7 +181,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 # --- REST API -------------------------------------------------------------------------------------------------
-REST_FRAMEWORK = {
+REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.authentication.TokenAuthentication",  # `Token <key>` against hashed tokens
         "rest_framework.authentication.SessionAuthentication",
@@ -275,7 +276,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # stays an hour because Redis also redelivers a task waiting on a countdown longer than this (Celery's documented
 # caveat): the webhook retries (notifications) wait up to an hour, and would be sent twice.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": _env_int("ARENA_VISIBILITY_TIMEOUT", 3600)}
-CELERY_BEAT_SCHEDULE = {
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     # `expires`: a worker busy with long matches skips the ticks it missed instead of running them all later.
     "matchmake": {"task": "matchmaking.tasks.matchmake", "schedule": _env_float("ARENA_MATCHMAKE_EVERY", 5.0),
                   "options": {"expires": 30}},
@@ -308,7 +309,7 @@ ARENA_VERSION_TESTS_PER_OWNER = _env_int("ARENA_VERSION_TESTS_PER_OWNER", 2)  # 
 
 # --- Arena ----------------------------------------------------------------------------------------------------
 ARENA_SANDBOX = os.environ.get("ARENA_SANDBOX", "auto").lower()  # auto | on | off | worker
-ARENA_LIMITS = {
+ARENA_LIMITS: dict[str, Any] = {
     "memory_mb": _env_int("ARENA_MEMORY_MB", 512),
     "cpu_seconds": _env_int("ARENA_CPU_SECONDS", 600),
     "pids": _env_int("ARENA_PIDS", 64),

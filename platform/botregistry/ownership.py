@@ -15,6 +15,7 @@ members play it, its maker only as one of them.
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 
@@ -45,17 +46,17 @@ def entrant_of(owner_id: int, team_id: int | None) -> Entrant:
     return ("team", team_id) if team_id is not None else ("user", owner_id)
 
 
-def can_play(user, bot: Bot) -> bool:
+def can_play(user: User | AnonymousUser | None, bot: Bot) -> bool:
     """(A retired bot, `Bot.retired_at`, is nobody's to play: its maker's account was deleted or staff retired it.)"""
-    if not getattr(user, "is_authenticated", False) or bot.retired_at is not None:
+    if user is None or not user.is_authenticated or bot.retired_at is not None:
         return False
     if bot.team_id is None:
         return bot.owner_id == user.pk
     return teams.is_member(bot.team_id, user)
 
 
-def can_manage(user, bot: Bot) -> bool:
-    if not getattr(user, "is_authenticated", False) or bot.retired_at is not None:
+def can_manage(user: User | AnonymousUser | None, bot: Bot) -> bool:
+    if user is None or not user.is_authenticated or bot.retired_at is not None:
         return False
     if bot.team_id is None:
         return bot.owner_id == user.pk
@@ -68,7 +69,7 @@ def retired_why(bot: Bot) -> str:
 
     if bot.retired_at is None:
         return ""
-    if bot.team_id is not None:
+    if bot.team is not None:
         if bot.team.deleted_at is not None:
             return "its team was deleted."
         if not bot.team.memberships.exists():
@@ -78,7 +79,7 @@ def retired_why(bot: Bot) -> str:
     return "staff retired it."
 
 
-def playable_by(user) -> QuerySet[Bot]:
+def playable_by(user: User | AnonymousUser | None) -> QuerySet[Bot]:
     """The bots `user` may play: their personal bots and their teams' bots."""
     if not getattr(user, "is_authenticated", False):
         return Bot.objects.none()
@@ -91,7 +92,7 @@ class TransferRefused(Exception):
         self.status = status
 
 
-def transfer(bot: Bot, by, *, team: Team | None = None, to_user=None) -> Bot:
+def transfer(bot: Bot, by: User, *, team: Team | None = None, to_user: User | None = None) -> Bot:
     """Move a bot: a personal bot to a team its maker belongs to (by its maker), or a team bot to one of the
     team's members as their personal bot (by a team owner; that member becomes `owner`), or to another team of
     which `by` owns the first and is a member of the second. Its versions, ratings and history go with it.
@@ -115,6 +116,7 @@ def transfer(bot: Bot, by, *, team: Team | None = None, to_user=None) -> Bot:
                 raise TransferRefused(f"{team.name} already has a bot named {bot.name}", status=409)
             bot.team = team
         else:
+            assert to_user is not None  # the first check: exactly one of `team` and `to_user`
             if bot.team_id is None:
                 raise TransferRefused("only a team's bot can be moved to a person", status=400)
             if not Membership.objects.filter(team_id=bot.team_id, user=to_user).exists():
@@ -131,7 +133,7 @@ def transfer(bot: Bot, by, *, team: Team | None = None, to_user=None) -> Bot:
     return bot
 
 
-def people_to_tell(bot: Bot) -> list:
+def people_to_tell(bot: Bot) -> list[User]:
     """Who hears of what happens to the bot (its versions failing or suspended, its tournaments): its owner; for
     a team bot the team's owners and its maker while still a member."""
     if bot.team_id is None:

@@ -262,10 +262,10 @@ def local_package(version: BotVersion, cache: PackageCache | None = None) -> Ite
         with (cache or PackageCache()).use(version.package_hash) as path:
             yield path
         return
-    path = version.package_path
-    if path is None or not path.is_dir():
+    folder = version.package_path
+    if folder is None or not folder.is_dir():
         raise PackageRefused(f"{version} has no stored package")
-    yield path
+    yield folder
 
 
 @contextmanager

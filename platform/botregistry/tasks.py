@@ -41,12 +41,12 @@ class _ValidationHeartbeat(Heartbeat):
                                                   validation_heartbeat_at=timezone.now()))
 
 
-def _manifest_unchanged(version: BotVersion) -> bool:
+def _manifest_unchanged(version: BotVersion, package: Path) -> bool:
     """Whether the package's bot.toml still says what the upload's did (validation runs on what was checked)."""
     from arena.botpkg import ManifestError, load_manifest
 
     try:
-        return manifest_dict(load_manifest(version.package_path)) == version.manifest
+        return manifest_dict(load_manifest(package)) == version.manifest
     except ManifestError:
         return False
 
@@ -99,7 +99,7 @@ def _ladder_table(version: BotVersion) -> tuple[dict[str, Any], TimeControl, lis
 
     game = version.bot.game
     answers = [answer for _, answer in validation_table.send(sender=BotVersion, game=game) if answer]
-    table = answers[0] if answers else {}
+    table: dict[str, Any] = answers[0] if answers else {}  # type: ignore[assignment]  # ladders.receivers answers a dict
     params = dict(table.get("params") or {"players": games.game_class(game).min_players})
     time_control = TimeControl(**table["time_control"]) if "time_control" in table else TimeControl()
     house = list(BotVersion.objects.filter(bot__builtin=True, bot__game=game, bot__retired_at__isnull=True,
@@ -125,8 +125,9 @@ def _validate(version: BotVersion, claim: str) -> str:
             ok, reason, log_text = False, f"the built package cannot be run: {exc}"[:500], str(exc)
         services.mark_validated(version, ok, reason, log_text, claim=claim)
 
-    package = Path(version.package_path)
-    if not _manifest_unchanged(version):
+    package = version.package_path
+    assert package is not None, "validate() points it at this run's copy"
+    if not _manifest_unchanged(version, package):
         mark_validated(version, False, "bot.toml changed after the upload",
                        "bot.toml no longer says what the uploaded one said; upload the bot again")
         return "failed"
@@ -150,7 +151,7 @@ def _validate(version: BotVersion, claim: str) -> str:
         return "error"
     finally:
         services.bound_build_caches(version.bot)  # what this build kept counts against its owner's share
-    if report.ok and not _manifest_unchanged(version):
+    if report.ok and not _manifest_unchanged(version, package):
         report.ok, report.reasons = False, ["the build changed bot.toml"]
     reason = public_paths_removed(report.reason, package).splitlines()[0][:500] if not report.ok else ""
     mark_validated(version, bool(report.ok), reason, public_paths_removed(report.log or "", package))

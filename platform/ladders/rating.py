@@ -25,7 +25,8 @@ _MODEL = PlackettLuce()
 
 def expected_score(rating: float, opponent: float) -> float:
     """Probability that `rating` beats `opponent` under Elo's logistic curve (scale 400)."""
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+    odds: float = 10.0 ** ((opponent - rating) / 400.0)  # a float (typeshed: float ** float may be complex)
+    return 1.0 / (1.0 + odds)
 
 
 def pairing_score(rank: int, other: int) -> float:

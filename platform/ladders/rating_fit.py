@@ -28,8 +28,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 PRIOR_SD = 400.0   # Elo; a new bot's interval is about ±1.96 × 400
@@ -75,7 +77,8 @@ class Fit:
         return self.rating[bot] + self.interval[bot]
 
 
-def _comparisons(results: Results, index: dict[int, int]) -> tuple:
+def _comparisons(results: Results, index: dict[int, int]
+                 ) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any], list[tuple[NDArray[Any], NDArray[Any]]]]:
     """Every pair of seats aggregated by pair of bots: (i, j, n, wins of i), i < j as indices; and the tables as
     index/rank arrays per table size (for the dispersion)."""
     n = len(index)

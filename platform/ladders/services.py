@@ -7,6 +7,9 @@ Nothing here knows a match: `apply_ratings` is given the match's ladder and seat
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from django.conf import settings
 from django.db.models import F
 from django.db.models.functions import Greatest
@@ -57,10 +60,11 @@ def widen_for_new_version(bot_id: int) -> int:
         sigma=Greatest(F("sigma"), floor), provisional_until=F("games") + rules["new_version_provisional_games"])
 
 
-def apply_ratings(match, participants) -> None:
+def apply_ratings(match: Any, participants: Sequence[Any]) -> None:
     """Update the ladder ratings of a finished match's bots and note before/after on each participant.
 
-    Call inside the transaction that records the match: the rating rows are locked (in id order, so two
+    `match` and `participants` are `matches.models.Match` and its `Participant`s (matches sits below ladders, so
+    they are not named here). Call inside the transaction that records the match: the rating rows are locked (in id order, so two
     matches finishing at once can't deadlock) and change together with the match becoming finished."""
     bot_ids = [p.bot_id for p in participants]
     for bot_id in bot_ids:

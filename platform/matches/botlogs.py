@@ -15,6 +15,7 @@ from typing import Any
 
 from arena import botlogs
 from arena_site import objects
+from botregistry.models import Bot
 from matches.models import Match
 from matches.seeds import deal_visible, is_staff
 
@@ -27,7 +28,7 @@ class NoLogs(LookupError):
     """The match has no bot logs (not finished, played before logs were kept, or failed)."""
 
 
-def _owner_or_staff(user: Any, bot) -> bool:
+def _owner_or_staff(user: Any, bot: Bot) -> bool:
     from botregistry.ownership import can_play  # a team bot's members count as its owner
 
     return is_staff(user) or can_play(user, bot)

@@ -100,7 +100,7 @@ class Match(models.Model):
         """The bots' own logs of the match (arena.botlogs), beside the replay; private to each bot's owner."""
         from arena.botlogs import logs_path
 
-        return logs_path(self.replay_file) if self.replay_path else None
+        return logs_path(self.replay_file) if self.replay_file else None
 
     @property
     def replay_missing(self) -> bool:

@@ -27,7 +27,9 @@ def ladder_results(ladder: Ladder) -> Results:
     results = Results()
     rows = (Participant.objects.filter(match__ladder=ladder, match__rated=True, match__status=Match.Status.FINISHED)
             .order_by("match_id", "seat").values_list("match_id", "bot_id", "rank"))
-    current, bots, ranks = None, [], []
+    current: int | None = None
+    bots: list[int] = []
+    ranks: list[int | None] = []
 
     def flush() -> None:
         if len(bots) >= 2:

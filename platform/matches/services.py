@@ -41,14 +41,17 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
 from arena.botlogs import logs_path
 from arena.match.types import MatchResult
-from arena_site.workers import known_dead, process_space, worker_id  # noqa: F401  (worker_id: the task's)
+from arena_site.workers import known_dead, process_space
+from arena_site.workers import worker_id as worker_id  # the task's (re-exported)
 from botregistry.models import BotVersion
+from ladders.models import Ladder
 from ladders.services import apply_ratings
 from matches.models import Match, Participant
 from matches.seeds import new_seed
@@ -79,7 +82,8 @@ def holds_claim(match: Match, run: Run | None) -> bool:
 
 
 def create_match(*, game: str, params: dict[str, Any], time_control: dict[str, int], versions: list[int],
-                 ladder=None, kind: str = Match.Kind.LADDER, rated: bool = True, requested_by=None,
+                 ladder: Ladder | None = None, kind: str = Match.Kind.LADDER, rated: bool = True,
+                 requested_by: User | None = None,
                  seed: int | None = None, queue: bool = True, after: Match | None = None) -> Match:
     """A queued match with one participant per version, in the given seat order; its task is sent when the
     surrounding transaction commits. Without `seed`, a fresh secret one (`matches.seeds.new_seed`: never from
@@ -216,7 +220,7 @@ def record_result(match_id: int, result: MatchResult | Mapping[str, Any], replay
                 log.warning("match %s: discarded the result of superseded run %s (attempt %s); the claim is "
                             "%s (attempt %s, %s)", match_id, run.worker, run.attempt, match.worker or "none",
                             match.attempts, match.status)
-            if replay_tmp is not None:
+            if replay_tmp is not None and logs_tmp is not None:
                 replay_tmp.unlink(missing_ok=True)
                 logs_tmp.unlink(missing_ok=True)
             return False
@@ -265,8 +269,9 @@ def waiting_messages() -> int | None:
     options = {"socket_timeout": BROKER_QUESTION_SECONDS, "socket_connect_timeout": BROKER_QUESTION_SECONDS}
     try:
         with app.connection_for_read(transport_options=options) as conn:
-            conn.ensure_connection(max_retries=1, timeout=BROKER_QUESTION_SECONDS)
-            declared = conn.default_channel.queue_declare(queue=settings.CELERY_TASK_DEFAULT_QUEUE, durable=True,
+            conn.ensure_connection(max_retries=1, timeout=BROKER_QUESTION_SECONDS)  # type: ignore[arg-type]  # kombu takes seconds as a float
+            # kombu's stubs type the abstract channel; every transport's has queue_declare
+            declared = conn.default_channel.queue_declare(queue=settings.CELERY_TASK_DEFAULT_QUEUE, durable=True,  # type: ignore[attr-defined]
                                                           auto_delete=False)
             return int(declared.message_count)
     except Exception as exc:  # recovery goes on with the long delay

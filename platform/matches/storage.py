@@ -138,8 +138,8 @@ def write_unwritten_replays(limit: int = 50) -> list[int]:
         relative = replay_relative(match_id)
         try:
             if logs is not None:  # first, as place_replay does: the replay's presence says the logs are in place
-                objects.put_bytes(logs_path(relative).as_posix(), bytes(logs))
-            objects.put_bytes(relative.as_posix(), bytes(data))  # atomic: no half-written replay is ever seen
+                objects.put_bytes(logs_path(relative).as_posix(), bytes(logs))  # type: ignore[arg-type]  # not None: checked above
+            objects.put_bytes(relative.as_posix(), bytes(data))  # type: ignore[arg-type]  # checked above; atomic: no half-written replay is ever seen
         except Exception as exc:  # OSError from a folder, botocore's errors from S3
             log.warning("match %s: the kept replay still cannot be written (%s)", match_id, exc)
             break  # storage is failing: try again on the next tick

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -23,7 +24,7 @@ class ChallengeQuotaReached(Exception):
     """The user has made `ARENA_CHALLENGES_PER_DAY` challenges in the last 24 hours (the message says so)."""
 
 
-def create_challenge(user, ladder: Ladder, bot: Bot, opponents: list[Bot], rng: random.Random | None = None
+def create_challenge(user: User, ladder: Ladder, bot: Bot, opponents: list[Bot], rng: random.Random | None = None
                      ) -> Match:
     """A queued, unrated challenge match, its seats drawn at random. Raises `ChallengeQuotaReached`."""
     quota = settings.ARENA_CHALLENGES_PER_DAY
@@ -36,6 +37,9 @@ def create_challenge(user, ladder: Ladder, bot: Bot, opponents: list[Bot], rng: 
             raise ChallengeQuotaReached(f"challenge quota reached: {quota} a day; try again later")
         table = [bot, *opponents]
         (rng or random.Random()).shuffle(table)  # seats are drawn, as on the ladder
+        versions = [b.playing_version for b in table]
+        if None in versions:  # the serializer refuses such a bot first
+            raise ValueError("every bot of a challenge needs a ready version")
         return create_match(game=ladder.game, params=ladder.game_params, time_control=ladder.time_control.to_dict(),
-                            versions=[b.playing_version.pk for b in table], ladder=ladder,
+                            versions=[v.pk for v in versions if v is not None], ladder=ladder,
                             kind=Match.Kind.CHALLENGE, rated=False, requested_by=user)

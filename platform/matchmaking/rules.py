@@ -60,7 +60,7 @@ class Candidate:
         return frozenset({("team", self.team_id), *(("user", m) for m in self.member_ids)})
 
 
-def need_key(c: Candidate) -> tuple:
+def need_key(c: Candidate) -> tuple[int, float, float, int]:
     """Sort key: the bot that most needs a game first."""
     seen = [t.timestamp() for t in (c.last_played_at, c.last_failed_at) if t is not None]
     idle = max(seen) if seen else float("-inf")
@@ -70,7 +70,7 @@ def need_key(c: Candidate) -> tuple:
 def information(rating: float, opponent: float) -> float:
     """p·(1 − p): the Fisher information of one game between these ratings (logistic, Elo scale 400)."""
     x = min(abs(opponent - rating) / 400.0, 300.0)  # capped: 10^300 is still a float, and p(1−p) is 0 anyway
-    p = 1.0 / (1.0 + 10.0 ** x)
+    p: float = 1.0 / (1.0 + 10.0 ** x)  # a float (typeshed: float ** float may be complex)
     return p * (1.0 - p)
 
 

@@ -32,11 +32,10 @@ def busy_bot_ids(ladder: Ladder) -> set[int]:
 def ready_candidates(ladder: Ladder) -> list[Candidate]:
     """Every bot enrolled on the ladder whose active version is ready (and that is not retired), with its
     leaderboard rating and its version's failed ladder matches (`matchmaking.rules.need_key`)."""
-    rows = (Rating.objects.filter(ladder=ladder, bot__active_version__status=BotVersion.Status.READY,
-                                  bot__retired_at__isnull=True)
-            .values_list("bot_id", "bot__owner_id", "bot__builtin", "bot__active_version_id",
-                         "bot__active_version__created_at", "rating", "games", "last_played_at", "bot__team_id"))
-    rows = list(rows)
+    rows = list(Rating.objects.filter(ladder=ladder, bot__active_version__status=BotVersion.Status.READY,
+                                      bot__retired_at__isnull=True)
+                .values_list("bot_id", "bot__owner_id", "bot__builtin", "bot__active_version_id",
+                             "bot__active_version__created_at", "rating", "games", "last_played_at", "bot__team_id"))
     failures = {v: (n, last) for v, n, last in Participant.objects.filter(
         match__ladder=ladder, match__status=Match.Status.FAILED, version_id__in=[r[3] for r in rows])
         .values("version_id").annotate(n=Count("id"), last=Max("match__finished_at"))

@@ -108,7 +108,7 @@ def check_url(url: str) -> Target:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError):
         raise WebhookRefused(f"the host {host!r} does not resolve") from None
-    addresses = [info[4][0] for info in infos]
+    addresses = [str(info[4][0]) for info in infos]  # a str for every address family asked for (typeshed: or int)
     if not addresses or not all(_allowed(a) for a in addresses):
         raise WebhookRefused(f"the host {host!r} is a private, loopback or reserved address: Arena only calls "
                              "public addresses")

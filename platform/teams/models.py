@@ -107,7 +107,7 @@ class Invitation(models.Model):
             name="invitation_user_or_link")]
 
     def __str__(self) -> str:
-        who = self.invitee.username if self.invitee_id else f"link {self.key_prefix}…"
+        who = self.invitee.username if self.invitee else f"link {self.key_prefix}…"
         return f"{self.team} → {who} ({self.status})"
 
     @property

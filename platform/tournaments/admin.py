@@ -1,3 +1,5 @@
+from typing import ClassVar
+
 from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
@@ -37,7 +39,7 @@ class EntryInline(admin.TabularInline):
     formset = EntryFormSet
     extra = 2
     fields = ("bot", "version", "seeding", "forfeit_reason")
-    readonly_fields = ("version", "seeding", "forfeit_reason")
+    readonly_fields: ClassVar[tuple[str, ...]] = ("version", "seeding", "forfeit_reason")
     autocomplete_fields = ()
 
 

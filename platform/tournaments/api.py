@@ -66,7 +66,7 @@ class GameSerializer(serializers.ModelSerializer):
 
     def _unplayed_seeds(self, tournament_id: int) -> set[int]:
         """Seeds of the tournament's queued or running matches, read once per response (not once per game)."""
-        cache = self.context.setdefault("_unplayed_seeds", {})
+        cache = self.context.setdefault("_unplayed_seeds", {})  # type: ignore[attr-defined]  # a dict (stubs: Mapping)
         if tournament_id not in cache:
             cache[tournament_id] = set(Match.objects.filter(
                 tournament_game__round__tournament_id=tournament_id,
@@ -88,9 +88,9 @@ def over_limit(bots: list[Bot], limit: int) -> str | None:
     by_entrant: dict[tuple[str, int], list[Bot]] = {}
     for b in bots:
         by_entrant.setdefault(entrant(b), []).append(b)
-    for (kind, _), mine in by_entrant.items():
+    for mine in by_entrant.values():
         if len(mine) > limit and not mine[0].builtin:
-            who = f"team {mine[0].team.name}" if kind == "team" else mine[0].owner.username
+            who = f"team {mine[0].team.name}" if mine[0].team else mine[0].owner.username
             return (f"{who} has {len(mine)} bots entered ({', '.join(b.name for b in mine)}); at most {limit} "
                     f"per entrant")
     return None

@@ -34,14 +34,15 @@ import itertools
 import math
 import random
 from collections import Counter, defaultdict
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from arena.games.base import rank_by_keys  # competition ranking (1, 2, 2, 4), as the games rank their seats
 from ladders.rating import shares_beaten  # the points of a game: the share of opponents beaten (plain Python)
 from matches import seeds  # stdlib only: keeps this module free of Django
 
-Entrant = Hashable
+Entrant = Any  # any hashable, orderable id (entry keys in the app, strings in tests): no type says "orderable"
 
 FORMATS = ("round_robin", "swiss", "knockout")
 
@@ -159,13 +160,12 @@ def round_robin_games(n_entrants: int, players: int, *, games_per_pairing: int =
 
 
 @functools.lru_cache(maxsize=64)
-def _round_robin(entrants: tuple, players: int, games_per_pairing: int, duplicate: bool,
+def _round_robin(entrants: tuple[Entrant, ...], players: int, games_per_pairing: int, duplicate: bool,
                  seed: int) -> tuple[Round, ...]:
-    entrants = list(entrants)
     if players == 2:
-        groups_by_round = _circle(entrants)
+        groups_by_round = _circle(list(entrants))
     else:
-        groups_by_round = _pack(list(itertools.combinations(entrants, players)), entrants, seed)
+        groups_by_round = _pack(list(itertools.combinations(entrants, players)), list(entrants), seed)
     # a duplicate set plays every rotation of a table, so only plain repeats need balancing across repeats
     ordered_rounds = _balance_seats(groups_by_round, 1 if duplicate else games_per_pairing)
     rounds = []
@@ -543,9 +543,9 @@ def standings(entrants: Sequence[Entrant], results: Iterable[GameResult],
             row.wins += p == 1.0
             row.opponents += [o for o in members if o != e]
             samples[e].append(p)
-    for e, pts in (bye_points or {}).items():
+    for e, bye in (bye_points or {}).items():
         if e in rows:
-            rows[e].points += pts
+            rows[e].points += bye
     for e, c in (bye_counts or {}).items():
         if e in rows:
             rows[e].byes = c

@@ -10,6 +10,7 @@ import logging
 import math
 from dataclasses import asdict
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -156,12 +157,12 @@ def _rounds_planned(t: Tournament, ids: list[int]) -> int:
 
 def _plan(t: Tournament, ids: list[int], results: list[schedule.GameResult], number: int,
           entries: list[Entry]) -> schedule.Round | None:
-    kwargs = {"games_per_pairing": t.games_per_pairing, "duplicate": t.duplicate, "seed": t.seed}
+    kwargs: dict[str, Any] = {"games_per_pairing": t.games_per_pairing, "duplicate": t.duplicate, "seed": t.seed}
     if t.format == Tournament.Format.ROUND_ROBIN:
         rounds = schedule.round_robin(ids, t.players, **kwargs)
         return rounds[number - 1] if number <= len(rounds) else None
     if t.format == Tournament.Format.SWISS:
-        if number > t.rounds_planned:
+        if number > _rounds_planned(t, ids):
             return None
         return schedule.swiss_round(ids, t.players, results, number, byes_so_far={e.id: e.byes for e in entries},
                                     bye_points=SWISS_BYE_POINTS, **kwargs)
@@ -172,7 +173,7 @@ def _create_match(t: Tournament, seats: list[Entry], seed: int, after: Match | N
     """A queued, unrated tournament match (sent to a worker when the transaction commits, or once `after`, the
     previous rotation of its duplicate set, has ended)."""
     return create_match(game=t.game, params=t.game_params, time_control=t.time_control.to_dict(),
-                        versions=[e.version_id for e in seats], kind=Match.Kind.TOURNAMENT, rated=False, seed=seed,
+                        versions=[e.version_id for e in seats], kind=Match.Kind.TOURNAMENT, rated=False, seed=seed,  # type: ignore[misc]  # seated: has a version
                         after=after)
 
 
@@ -227,7 +228,7 @@ def _forfeit_reason(e: Entry) -> str:
         e.forfeit_reason = _retired_reason(retired)
         e.save(update_fields=["forfeit_reason"])
         return e.forfeit_reason
-    version = BotVersion.objects.only("status", "status_reason", "number").get(pk=e.version_id)
+    version = BotVersion.objects.only("status", "status_reason", "number").get(pk=e.version_id)  # type: ignore[misc]  # none: forfeit above
     if version.status != BotVersion.Status.READY:
         why = f": {version.status_reason}" if version.status_reason else ""
         e.forfeit_reason = f"forfeit: version {version.number} was {version.status}{why}"

@@ -64,9 +64,9 @@ def create(*, owner, version_a: BotVersion, version_b: BotVersion, ladder, elo0:
         # the quota is per entrant (a team bot: its team's tests, whoever started them; a personal bot: the
         # owner's tests of personal bots); lock its row so two concurrent requests can't both pass it
         if bot.team_id is not None:
-            Team.objects.select_for_update().get(pk=bot.team_id)
+            team = Team.objects.select_for_update().get(pk=bot.team_id)
             running_q = VersionTest.objects.filter(bot__team_id=bot.team_id)
-            whose = f"team {bot.team.name} has"
+            whose = f"team {team.name} has"
         else:
             type(owner).objects.select_for_update().get(pk=owner.pk)
             running_q = VersionTest.objects.filter(owner=owner, bot__team__isnull=True)
@@ -91,7 +91,8 @@ def advance(test_id: int, rng: random.Random | None = None) -> None:
             return
         for pair in test.pair_set.filter(score__isnull=True, void=False).select_related("match_a", "match_b"):
             _score(pair)
-        scored = list(test.pair_set.filter(score__isnull=False).values_list("score", flat=True))
+        scored: list[float] = [s for s in test.pair_set.filter(score__isnull=False).values_list("score", flat=True)
+                               if s is not None]
         test.void_pairs = test.pair_set.filter(void=True).count()
         test.counts = stats.counts_of(scored, test.ladder.players)
         summary = stats.summarize(test.counts, test.elo0, test.elo1, history=scored)  # scored: by pair number

@@ -373,7 +373,8 @@ def head_to_head_estimate(counts: Sequence[int], elo0: float = DEFAULT_ELO0, elo
     if e is None:
         return None
     # clamped as fishtest clamps its own search, so the estimate stays finite (and JSON)
-    return Estimate(*(_clamp(head_to_head_elo(x)) for x in (e.elo, e.elo_low, e.elo_high)), e.los)
+    elo, low, high = (_clamp(head_to_head_elo(x)) for x in (e.elo, e.elo_low, e.elo_high))
+    return Estimate(elo, low, high, e.los)
 
 
 # --------------------------------------------------------------------------------------------- the summary

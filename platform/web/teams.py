@@ -62,7 +62,7 @@ def _list_action(request):
             return redirect("web:team", slug=team.slug)
         if action in ("accept", "decline"):
             # named invitations only, and only the user's own (a link is joined at /teams/join/<key>/)
-            inv = Invitation.objects.filter(pk=_int(request.POST.get("invitation")), invitee=request.user).first()
+            inv = Invitation.objects.filter(pk=_int(request.POST.get("invitation")), invitee=request.user).first()  # type: ignore[misc]  # None: no row
             if inv is None:
                 raise services.TeamRefused("no such invitation", status=404)
             if action == "accept":
@@ -120,7 +120,7 @@ def _team_action(request, t: Team):
             return redirect("web:teams")
         if action == "invite":
             inv = services.invite_user(t, user, request.POST.get("username", ""))
-            messages.success(request, f"{inv.invitee.username} is invited; they accept it on their Teams page.")
+            messages.success(request, f"{inv.invitee.username} is invited; they accept it on their Teams page.")  # type: ignore[union-attr]  # named
         elif action == "link":
             inv, key = services.invite_link(t, user)
             request.session[f"team_link_{t.pk}"] = request.build_absolute_uri(reverse("web:team-join", args=[key]))

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Case, F, FloatField, Prefetch, Value, When, Window
+from django.db.models import Case, F, FloatField, OrderBy, Prefetch, Value, When, Window
 from django.db.models.functions import Cast, Rank
 from django.http import FileResponse, Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
@@ -42,7 +44,7 @@ ELO_PER_MU = 400 / (math.log(10) * math.sqrt(2) * 25 / 6)
 #: what the viewer's "skip" buttons skip by, per game (arena.games.<game>.narrate.chapter)
 CHAPTER_WORDS = {"thebes": "year", "minos": "round"}
 
-LEADERBOARD_SORTS = {
+LEADERBOARD_SORTS: dict[str, tuple[str | OrderBy, str]] = {
     "rank": ("-rating", "id"),
     "elo": ("-rating", "id"),
     "-elo": ("rating", "id"),
@@ -158,7 +160,7 @@ def bot(request, bot_id: int):
                        .order_by("-match__finished_at")
                        .values_list("match__finished_at", "elo_after", "sigma_after", "match_id", "version__number")[:300])
         history.reverse()
-        points = [charts.RatingPoint(at, elo, 1.96 * sigma * ELO_PER_MU if sigma is not None else 0.0, mid, num)
+        points = [charts.RatingPoint(at, elo, 1.96 * sigma * ELO_PER_MU if sigma is not None else 0.0, mid, num)  # type: ignore[arg-type]  # filtered: not null
                   for at, elo, sigma, mid, num in history]
         r.chart = charts.rating_history(points, label=f"Elo after each match of {b.name} on {r.ladder.name}")
     recent = list(Match.objects.filter(participants__bot=b).order_by("-id")
@@ -185,7 +187,7 @@ def bot(request, bot_id: int):
 HEAD_TO_HEAD_MATCHES = 2000
 
 
-def head_to_head(b: Bot, mine: list[dict]) -> list[dict]:
+def head_to_head(b: Bot, mine: Sequence[Mapping[str, Any]]) -> list[dict]:
     """Per opponent met in `mine` (this bot's finished matches): games together, this bot's and the opponent's
     average rank in them, the average score difference (this bot minus the opponent), and how often this bot
     finished ahead. Most-met opponents first, at most 30."""

@@ -4,6 +4,7 @@ service runs it, before web and workers start). Nothing to do when storage is th
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -19,11 +20,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, wait: float, **options):
         if objects.is_local():
-            self.stdout.write(f"storage is the folder {objects.storage().location}: no bucket to make")
+            self.stdout.write(f"storage is the folder {objects.storage().path('')}: no bucket to make")
             return
         from botocore.exceptions import ClientError, EndpointConnectionError
 
-        storage = objects.storage()
+        storage: Any = objects.storage()  # django-storages' S3Storage, which has no type information
         deadline = time.monotonic() + wait
         while True:
             try:
