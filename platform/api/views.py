@@ -25,6 +25,7 @@ from ladders.models import Ladder, Rating
 from matches import botlogs
 from matches.models import Match, Participant
 from matches.seeds import deal_visible
+from matches.suspension import ResumeRefused, resume
 from matchmaking import challenges
 
 ID = r"[0-9]{1,18}"  # non-numeric or absurd ids are a 404, not a database error
@@ -156,6 +157,22 @@ class VersionViewSet(viewsets.ReadOnlyModelViewSet):
             return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
         return Response(s.VersionSerializer(version, context=self.get_serializer_context()).data,
                         status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(request=None, responses={200: s.VersionSerializer})
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def resume(self, request, pk=None):
+        """POST (owner): a version suspended for its faults plays again as it is, when its owner finds the
+        faults were not the bot's doing; the suspension rule then counts only the matches it finishes from now
+        on (matches.suspension). 200 with the version, now ready; 409 for a version that is not suspended."""
+        version = self.get_object()
+        if not can_play(request.user, version.bot):
+            raise exceptions.PermissionDenied("only the bot's owner (a team bot: the team's members) can resume "
+                                              "its versions")
+        try:
+            version = resume(version)
+        except ResumeRefused as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        return Response(s.VersionSerializer(version, context=self.get_serializer_context()).data)
 
 
 class LadderViewSet(viewsets.ReadOnlyModelViewSet):
