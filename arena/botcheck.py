@@ -33,6 +33,7 @@ from arena import replay as replays
 from arena.botpkg import Manifest, ManifestError, load_manifest
 from arena.match import BotSpec, MatchResult, TimeControl, run_match
 from arena.sandbox import runtimes
+from arena.sandbox.errors import SandboxUnavailable
 from arena.sandbox.limits import SandboxLimits
 
 BUILTIN_OPPONENT = Path(__file__).resolve().parent.parent / "bots" / "python" / "random"
@@ -206,6 +207,9 @@ def check_bot(path: str | os.PathLike, *, sandbox: bool = True, game: str | None
         replay_file = Path(tmp) / f"smoke{replays.SUFFIX}"
         result = run_match(game, params, seed, bots, time_control=time_control, limits=limits,
                            sandbox=sandbox, replay_path=str(replay_file), _logs=seat_logs)
+        if result.void:  # the machine could not give the bots their time: nothing is known about the bot
+            raise SandboxUnavailable(f"the smoke match could not be played fairly here ({result.void}); try again "
+                                     "on a less busy machine")
         decisions = replays.load(replay_file)["decisions"]
     mine = result.seats[seat]
     warnings = _bank_warning(decisions, seat, time_control)

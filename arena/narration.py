@@ -34,6 +34,11 @@ def _fmt(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
 
 
+#: Why the referee played a seat's move, by the fault of that decision (none: the seat was out already).
+_SUBSTITUTED_BECAUSE = {"timeout": "timed out", "crash": "crashed", "illegal": "its answer was illegal",
+                        "malformed": "its answer was malformed", "disqualified": "disqualified"}
+
+
 def story(game: str, frames: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:
     """`{"turns", "scores", "chapters", "parts", "series", "part_names", "glossary"}`: `scores[i]` each score row's
     total after frame i, one row per seat (a game may add rows: Minos' solo opponent), `series` the rows' names.
@@ -42,8 +47,8 @@ def story(game: str, frames: list[dict[str, Any]], names: list[str]) -> dict[str
     "substitute", "deltas"}` where `text` is the decision in words with the actor's name first, `lines` what happened
     around it, `deltas` `[{"seat", "delta", "cause"}]` the score changes it caused (cause: the scoring parts
     that moved, e.g. `farms +4, regions +2`), `scoring` the name of a scoring moment or None, `fault` the
-    fault kind or None, `substitute` true when the referee played the turn for a seat that was out of the game
-    (the frame's `substitute`: web.frames sets it). `parts` is each seat's final score by part (the end screen's breakdown)."""
+    fault kind or None, `substitute` whether the referee played the move for the seat (arena.replay).
+    `parts` is each seat's final score by part (the end screen's breakdown)."""
     mod = narrator(game)
 
     def name(seat: Any) -> str:
@@ -74,13 +79,15 @@ def story(game: str, frames: list[dict[str, Any]], names: list[str]) -> dict[str
                 text = "makes a hidden choice" if action is None else f"plays {action}"
                 lines = []
             fault = frame.get("fault")
+            substitute = bool(frame.get("substitute"))
             if fault:
                 lines.append(f"Fault ({fault.get('kind')}){': ' + fault['message'] if fault.get('message') else ''}"
-                             " — the referee substituted a random legal move (the bot did not choose it)")
-            substitute = bool(frame.get("substitute"))
+                             + ("" if substitute else
+                                " — the referee substituted a random legal move (the bot did not choose it)"))
             if substitute:
-                lines.append(f"Substitute move: {name(actor)} is out of the game; the referee played this turn for it"
-                             " (a random legal move, the bot was not asked)")
+                why = _SUBSTITUTED_BECAUSE.get(fault.get("kind", "") if fault else "", "disqualified")
+                lines.append(f"Substitute move. The referee played this for {name(actor)}, {why}: a random legal "
+                             "move, not the bot's choice.")
             deltas = []
             for seat, (old, new) in enumerate(zip(prev_parts or [], parts)):
                 delta = new.get("total", 0.0) - old.get("total", 0.0)

@@ -4,13 +4,18 @@
 {"format": "arena-replay", "version": 1,
  "header": {"game", "params", "engine_version", "arena_version", "seed", "time_control",
             "seats": [{"seat", "name", "sha256"}], "bot_seed_key"},
- "decisions": [{"seat", "action", "ms", "fault": null | {"kind", "message"}, "forced", "events": [...]}],
+ "decisions": [{"seat", "action", "ms", "fault": null | {"kind", "message"}, "forced", "substitute",
+                "events": [...]}],
  "result": MatchResult.to_json() without replay_path}
 ```
 `action` is the canonical text of the action applied (the bot's choice, or the fallback after a fault); `ms` is
 the time the bot took (0 for a disqualified seat's fallback); `forced` is true when the decision had exactly one
 legal action and the referee applied it without asking the bot (`TimeControl.auto_single_action`; absent in
-replays written before the option, read as false); `events` are what `State.apply` returned.
+replays written before the option, read as false); `substitute` is true when the action is the referee's
+fallback, not the bot's choice: the seat was out (disqualified) or its call faulted without a usable answer (a
+forced decision is never a substitute; absent in replays written before it was recorded: `frames` then reads
+a faulted decision as one, the only case those replays can tell);
+`events` are what `State.apply` returned.
 `bot_seed_key` (hex; absent from self-play replays) is the per-match secret that keyed each bot's `bot_seed`
 (`arena.match.protocol.bot_seed`): kept from the bots while they play, written here once the match is over, so
 that anyone can re-derive every bot's seed and re-run the bots to their recorded choices
@@ -68,7 +73,7 @@ def of_selfplay(game: Game, seed: int, policies: list[Policy], rngs: list[random
 
     def record(seat: int, action: Action, events: list[Event]) -> None:
         decisions.append({"seat": seat, "action": str(action), "ms": 0.0, "fault": None, "forced": False,
-                          "events": events})
+                          "substitute": False, "events": events})
 
     state, _ = play_game(game, seed, policies, rngs, on_decision=record)
     return of_played(game, seed, state, decisions, names)
@@ -147,6 +152,8 @@ def verify(replay: dict[str, Any]) -> None:
             raise ReplayMismatch(f"{where}: it was seat {state.current_player()}'s turn, not seat {d['seat']}'s")
         if d.get("forced") and len(state.legal_actions()) != 1:
             raise ReplayMismatch(f"{where}: marked forced, but {len(state.legal_actions())} actions were legal")
+        if d.get("forced") and d.get("substitute"):
+            raise ReplayMismatch(f"{where}: marked both forced and played by the referee as a substitute")
         try:
             events = state.apply(game.parse_action(d["action"]))
         except (ActionParseError, IllegalAction) as exc:
@@ -170,7 +177,8 @@ def verify(replay: dict[str, Any]) -> None:
 
 def frames(replay: dict[str, Any], seat: int | None = None) -> list[dict[str, Any]]:
     """Frame 0 is the initial position, frame i the position after decision i (1-based):
-    `{"index", "seat", "action", "events", "observation", "ms", "fault", "forced"}`, the observation from `seat`'s
+    `{"index", "seat", "action", "events", "observation", "ms", "fault", "forced", "substitute"}`, the observation
+    from `seat`'s
     view (None: omniscient). Raises ReplayMismatch if an action does not apply.
 
     From a seat's view, another seat's decisions are shown as the game allows (`State.redact_decision`, asked
@@ -180,7 +188,8 @@ def frames(replay: dict[str, Any], seat: int | None = None) -> list[dict[str, An
     the seat holds). The seat's own decisions and the omniscient view are shown whole."""
     state = _new_state(replay, check_version=False)
     out: list[dict[str, Any]] = [{"index": 0, "seat": None, "action": None, "events": [], "ms": None,
-                                  "fault": None, "forced": False, "observation": state.observation(seat)}]
+                                  "fault": None, "forced": False, "substitute": False,
+                                  "observation": state.observation(seat)}]
     for i, d in enumerate(replay["decisions"], start=1):
         actor, text, fault = d["seat"], d["action"], d.get("fault")
         before = state.clone() if seat is not None and actor != seat else None
@@ -200,5 +209,6 @@ def frames(replay: dict[str, Any], seat: int | None = None) -> list[dict[str, An
                 if fault:
                     fault = {"kind": fault["kind"], "message": ""}
         out.append({"index": i, "seat": actor, "action": text, "events": events,
-                    "ms": ms, "fault": fault, "forced": forced, "observation": state.observation(seat)})
+                    "ms": ms, "fault": fault, "forced": forced, "substitute": bool(d.get("substitute", fault is not None)),
+                    "observation": state.observation(seat)})
     return out

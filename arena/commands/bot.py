@@ -8,6 +8,7 @@ import sys
 from arena import botbuild
 from arena.botcheck import check_bot
 from arena.botpkg import ManifestError
+from arena.match.types import TimeControl
 from arena.sandbox import RuntimeMissing, SandboxUnavailable
 
 CHECK_HELP = """Validate a bot package exactly as the platform validates an upload, and play a smoke match against
@@ -37,6 +38,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     c.add_argument("--game", help="the game to check (default: the first in bot.toml)")
     c.add_argument("--seed", type=int, default=1, help="seed of the smoke match")
     c.add_argument("--no-sandbox", action="store_true", help="run the bot as a plain process (your own bot only)")
+    c.add_argument("--startup-ms", type=int, default=TimeControl().startup_ms,
+                   help="time for the bot to start, on its clock (ms; default the platform's, "
+                        f"{TimeControl().startup_ms}): bots/README.md, 'Time and faults'")
     c.set_defaults(func=run_check)
     b = actions.add_parser("build", help="build a binary bot from source (its bot.toml `build` command)",
                            description=BUILD_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -63,7 +67,8 @@ def run_build(args: argparse.Namespace) -> int:
 
 def run_check(args: argparse.Namespace) -> int:
     try:
-        report = check_bot(args.dir, sandbox=not args.no_sandbox, game=args.game, seed=args.seed)
+        report = check_bot(args.dir, sandbox=not args.no_sandbox, game=args.game, seed=args.seed,
+                           time_control=TimeControl(startup_ms=args.startup_ms))
     except (SandboxUnavailable, RuntimeMissing) as exc:
         print(f"arena bot check: {exc}", file=sys.stderr)
         return 2

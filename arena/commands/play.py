@@ -5,7 +5,9 @@ progress line on stderr and a result table (or one JSON object with --json). The
 default); `--ask-forced` asks the bot anyway.
 `--logs DIR` writes what each bot printed, by turn, with its annotations: one `seatN-<name>.log` per seat and the
 `match.logs.json.gz` the platform keeps (arena/botlogs.py); without it they are kept beside the replay.
-A `binary` bot whose program is missing or older than its sources is built first (as `arena bot build`)."""
+A `binary` bot whose program is missing or older than its sources is built first (as `arena bot build`).
+A match the machine could not play fairly (a bot not given its CPU time within the wall backstop, every seat
+failing to start: arena.match.botclock) is reported as "void — host trouble" and exits 3."""
 
 from __future__ import annotations
 
@@ -118,6 +120,9 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_dict()))
     else:
         print(result_table(result))
+    if result.void:  # the machine's doing, not a bot's: nothing to score (exit 3, distinct from a bad command)
+        print(f"arena play: {result.void}", file=sys.stderr)
+        return 3
     return 0
 
 
@@ -136,6 +141,9 @@ def _build_if_needed(folder: str, sandbox: bool) -> None:
 
 def result_table(result: MatchResult) -> str:
     """The result as a plain-text table in rank order, then every fault, then where the replay is."""
+    if result.void:
+        return "\n".join([result.void] + [f"seat {s.seat} ({s.name}) {f.kind}: {f.message}"
+                                          for s in result.seats for f in s.faults])
     rows = [("rank", "seat", "bot", "score", "faults", "decisions", "forced", "ms/decision", "total ms")]
     for s in sorted(result.seats, key=lambda s: (s.rank, s.seat)):
         per = s.time_ms / s.decisions if s.decisions else 0.0

@@ -77,8 +77,9 @@ def show_lines(replay: dict[str, Any], seat: int | None = None) -> list[str]:
             lines += _observation_lines(changed, "        ")
             seen = prev["observation"]
         fault = frame["fault"]
-        note = (f"  FAULT {fault['kind']}{': ' + fault['message'] if fault['message'] else ''} (the referee substituted this move)"
-                if fault else "")
+        note = f"  FAULT {fault['kind']}{': ' + fault['message'] if fault['message'] else ''}" if fault else ""
+        if frame.get("substitute"):
+            note += "  (played by the referee: " + ("the seat faulted)" if fault else "the seat is disqualified)")
         clock = "forced: the only legal action" if frame.get("forced") else f"{frame['ms'] or 0:.1f} ms"
         lines.append(f"{frame['index']:5d}. seat {frame['seat']} ({names.get(frame['seat'], '?')}): "
                      f"{_action_text(frame['action'])}  [{clock}]{note}")

@@ -50,6 +50,20 @@ class BotClient:
         except grpc.RpcError as err:
             raise _fault(method, err, timeout_s) from None
 
+    def start(self, method: str, request: Message, timeout_s: float, *, wait_for_ready: bool = False) -> Any:
+        """Start `Bot.<method>` without waiting: a grpc.Future (`answer` takes its result)."""
+        return getattr(self.stub, method).future(request, timeout=max(timeout_s, 0.001),
+                                                 wait_for_ready=wait_for_ready)
+
+    @staticmethod
+    def answer(method: str, future: Any, wait_s: float) -> Any:
+        """The answer of a call `start`ed, waiting up to `wait_s`; raises grpc.FutureTimeoutError when it has not
+        come yet, CallFailed when the call failed."""
+        try:
+            return future.result(timeout=wait_s)
+        except grpc.RpcError as err:
+            raise _fault(method, err, 0.0) from None
+
     def close(self) -> None:
         self.channel.close()
 

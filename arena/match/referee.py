@@ -41,12 +41,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import grpc
+
 from arena import botlogs, games
 from arena import replay as replays
 from arena import sandbox as sandboxes
 from arena.botpkg import Manifest, ManifestError, load_manifest, package_sha256
 from arena.games.base import Action, Game, State
 from arena.match import stalls
+from arena.match.botclock import FIRST_SAMPLE_S, POLL_S, BotClock, HostTrouble, backstop_s
 from arena.match.client import BotClient, CallFailed
 from arena.match.protocol import BadAnswer, Encoder, chosen_index, new_bot_seed_key
 from arena.match.ranking import final_ranks
@@ -60,8 +63,6 @@ _log = logging.getLogger("arena.match")
 END_MATCH_S = 0.5
 #: How often a bot's process is checked between its calls (alive? within its CPU budget?).
 CHECK_EVERY_S = 0.05
-#: How many times one decision is asked again because the referee's own stall let its deadline pass.
-MAX_REASKS = 3
 
 
 @dataclass
@@ -178,8 +179,10 @@ def _launch(seat: _Seat, game: Game, limits: SandboxLimits, sandbox: bool) -> No
     try:
         seat.process = sandboxes.launch(Path(seat.spec.path).resolve(), list(seat.manifest.command),
                                         seat.manifest.sandbox_runtime, limits, sandbox=sandbox)
-    except (sandboxes.SandboxUnavailable, sandboxes.RuntimeMissing):
-        raise  # the host's problem, not the bot's
+    except sandboxes.SandboxUnavailable as exc:  # the host passed its check, then could not set a sandbox up
+        raise HostTrouble(f"the sandbox of seat {seat.index} could not be set up: {exc}") from exc
+    except sandboxes.RuntimeMissing:
+        raise  # the host's configuration, not the bot's
     except Exception as exc:
         seat.fault(FaultKind.STARTUP, f"could not start {' '.join(seat.manifest.command)!r}: {exc}", None)
         seat.disqualify("never started", None)
@@ -187,28 +190,24 @@ def _launch(seat: _Seat, game: Game, limits: SandboxLimits, sandbox: bool) -> No
 
 def _connect(seat: _Seat, encoder: Encoder, names: list[str], seed: int, tc: TimeControl, key: bytes) -> None:
     """Wait until the bot serves and call StartMatch; on failure the seat is disqualified with a startup fault.
-    Runs in parallel for all seats. The start-up limit is on the bot's clock, as a decision's is: time in which
-    the referee itself was stalled (`arena.match.stalls`) is not charged, and a wait or a StartMatch whose deadline
-    passed during such a stall is tried again with the time the bot has left (at most `MAX_REASKS` times)."""
+    Runs in parallel for all seats. `startup_ms` is on the bot's clock (`arena.match.botclock`: the CPU the host
+    gave it, not the wall), from its launch to StartMatch's answer; raises HostTrouble when the wall backstop
+    passes before the bot was given its `startup_ms`."""
     if seat.out or seat.process is None:
         return
-    # the start-up clock, on perf_counter's scale (the stall watch's): the seat was launched at `started_at`
-    t0 = time.perf_counter() - (time.monotonic() - seat.started_at)
+    process = seat.process
     startup_s = tc.startup_ms / 1000
-
-    def charged() -> float:
-        now = time.perf_counter()
-        return now - t0 - stalls.WATCH.overlap(t0, now)
-
+    # the start-up clock, on perf_counter's scale (the stall watch's): the seat was launched at `started_at`
+    clock = BotClock(process, t0=time.perf_counter() - (time.monotonic() - seat.started_at), from_launch=True)
+    clock.sample()
+    serving = False
     try:
-        for attempt in range(MAX_REASKS + 1):
-            w0 = time.perf_counter()
-            serving = seat.process.wait_for_socket(max(0.0, startup_s - charged()))
-            stalled = stalls.WATCH.overlap(w0, time.perf_counter())
-            if serving or not stalled or charged() >= startup_s or attempt == MAX_REASKS:
+        while not (serving := process.wait_for_socket(POLL_S)) and process.poll() is None:
+            if clock.sample() >= startup_s:
                 break
-            _log.warning("the referee was stalled %.0f ms while waiting for a bot's socket: waiting again with the "
-                         "%.0f ms the bot has left", stalled * 1000, (startup_s - charged()) * 1000)
+            if clock.wall() >= backstop_s(startup_s):
+                raise HostTrouble(f"seat {seat.index} ({seat.result.name}) was not given {tc.startup_ms} ms of "
+                                  f"CPU to start within {backstop_s(startup_s):.0f} s ({clock.describe()})")
     except sandboxes.ForeignServer as exc:
         seat.fault(FaultKind.STARTUP, f"the bot does not serve its own socket: {exc}", None)
         seat.disqualify("served from outside its sandbox", None)
@@ -218,30 +217,68 @@ def _connect(seat: _Seat, encoder: Encoder, names: list[str], seed: int, tc: Tim
         if ended:
             msg = f"the bot {ended} before serving on its socket"
         else:
-            msg = f"the bot did not open its socket $ARENA_SOCKET within {tc.startup_ms} ms"
+            msg = f"the bot did not open its socket $ARENA_SOCKET within {tc.startup_ms} ms ({clock.describe()})"
         seat.fault(FaultKind.STARTUP, msg, None)
         seat.disqualify("never served", None)
         return
-    seat.log.append(f"socket open after {charged() * 1000:.0f} ms")
-    seat.client = BotClient(seat.process.server_address)  # the pinned socket, never the bot's path
+    seat.log.append(f"socket open after {clock.sample() * 1000:.0f} ms ({clock.describe()})")
+    seat.client = BotClient(process.server_address)  # the pinned socket, never the bot's path
     request = encoder.start(seat.index, names, seed, tc, key)
-    for attempt in range(MAX_REASKS + 1):
-        c0 = time.perf_counter()
-        try:
-            seat.client.call("StartMatch", request, max(startup_s - charged(), 0.05), wait_for_ready=True)
-            break
-        except CallFailed as exc:
-            stalled = stalls.WATCH.overlap(c0, time.perf_counter())
-            if exc.kind != FaultKind.TIMEOUT or not stalled or charged() >= startup_s or attempt == MAX_REASKS:
-                ended = seat.exit_description()
-                seat.fault(FaultKind.STARTUP, f"StartMatch failed: {exc.message}" +
-                           (f"; the bot {ended}" if ended else ""), None)
-                seat.disqualify("could not start the match", None)
-                return
-            _log.warning("the referee was stalled %.0f ms and StartMatch's deadline passed meanwhile: asking again "
-                         "with the %.0f ms the bot has left", stalled * 1000, (startup_s - charged()) * 1000)
-    seat.log.append(f"ready after {charged() * 1000:.0f} ms")
-    seat.process.freeze()  # until its first decision (see _decide)
+    try:
+        _call_on_clock(seat.client, "StartMatch", request, clock, startup_s, wait_for_ready=True)
+    except CallFailed as exc:
+        ended = seat.exit_description()
+        seat.fault(FaultKind.STARTUP, f"StartMatch failed: {exc.message}" + (f"; the bot {ended}" if ended else ""),
+                   None)
+        seat.disqualify("could not start the match", None)
+        return
+    seat.log.append(f"ready after {clock.charged * 1000:.0f} ms ({clock.describe()})")
+    process.freeze()  # until its first decision (see _decide)
+
+
+def _call_on_clock(client: BotClient, method: str, request: Any, clock: BotClock, allowed_s: float, *,
+                   wait_for_ready: bool = False) -> Any:
+    """Call `Bot.<method>` and wait for its answer while the bot's `clock` is within `allowed_s`; returns the
+    answer (`clock.charged` then says what it cost; a call answered within `FIRST_SAMPLE_S` is charged its wall
+    time without reading the cgroup) or raises CallFailed (TIMEOUT once the clock passed `allowed_s`, answered
+    or not) or HostTrouble (the wall backstop passed first: the host did not give the bot its time)."""
+    backstop = backstop_s(allowed_s)
+    # gRPC's own deadline only bounds a call the referee forgot: the wall backstop, plus room for its stalls
+    future = client.start(method, request, 2 * backstop + 60, wait_for_ready=wait_for_ready)
+    sampled = False
+    try:
+        while True:
+            wait = POLL_S if sampled else max(0.0, FIRST_SAMPLE_S - clock.wall())
+            expired = False  # gRPC's own deadline (the backstop and more) passed
+            try:
+                response = BotClient.answer(method, future, wait)
+                break
+            except grpc.FutureTimeoutError:
+                pass
+            except CallFailed as exc:
+                if exc.kind != FaultKind.TIMEOUT:
+                    raise
+                expired = True
+            sampled = True
+            if clock.sample() >= allowed_s:
+                raise CallFailed(FaultKind.TIMEOUT, f"no answer within {allowed_s * 1000:.0f} ms of the bot's "
+                                                    f"clock ({clock.describe()})")
+            if expired or clock.wall() >= backstop:
+                raise HostTrouble(f"the host did not give a bot {allowed_s * 1000:.0f} ms of CPU for {method} "
+                                  f"within {backstop:.0f} s ({clock.describe()})")
+    finally:
+        future.cancel()  # no-op once answered
+    if sampled or clock.wall() >= FIRST_SAMPLE_S:
+        clock.sample()
+    else:
+        clock.charged = clock.wall()
+    if (stalled := clock.stalled()) > 0:
+        _log.warning("the referee was stalled %.0f ms during the bot's %s: not charged to the bot", stalled * 1000,
+                     method)
+    if clock.charged > allowed_s:  # an answer that squeezed past the budget is still late
+        raise CallFailed(FaultKind.TIMEOUT, f"answered after {clock.charged * 1000:.0f} ms of the bot's clock; "
+                                            f"{allowed_s * 1000:.0f} ms were allowed ({clock.describe()})")
+    return response
 
 
 def _late(still: int | None, decision: int) -> str:
@@ -278,24 +315,25 @@ def _decide(seat: _Seat, encoder: Encoder, state: State, decision: int, legal: l
     seat.unanswered = None
     client, process = seat.client, seat.process
     assert client is not None and process is not None, "a seat still playing is connected"
-    clock = _Clock()
+    clock: BotClock | None = None
     try:
+        process.thaw()  # a bot runs during its own decisions only: frozen between them (off its clock)
+        clock = BotClock(process)
         try:
-            response = _ask(client, process, request, allowed_ms, clock)
+            response = _call_on_clock(client, "Decide", request, clock, allowed_ms / 1000)
         except CallFailed as exc:
-            if exc.kind == FaultKind.TIMEOUT:  # the gRPC deadline passed: say what the limit was, in the clock's terms
-                raise CallFailed(FaultKind.TIMEOUT, f"no answer within {tc.decision_ms} ms + {seat.bank_ms:.0f} ms of "
-                                            f"bank" + _late(still, decision)) from None
+            if exc.kind == FaultKind.TIMEOUT:  # say what the limit was, in the time control's terms
+                raise CallFailed(FaultKind.TIMEOUT, f"no answer within {tc.decision_ms} ms + {seat.bank_ms:.0f} ms "
+                                 f"of bank on the bot's clock ({clock.describe()})" + _late(still, decision)) from None
             raise
-        ms = clock.ms
-        if ms > allowed_ms:  # an answer that squeezed past the deadline is still late
-            raise CallFailed(FaultKind.TIMEOUT, f"answered after {ms:.0f} ms; the limit was {tc.decision_ms} ms + "
-                                                f"{seat.bank_ms:.0f} ms of bank")
+        finally:
+            process.freeze()  # answered or not, it thinks no further on the others' time
+        ms = clock.charged * 1000
         if response.annotation:
             seat.annotations[decision] = botlogs.clean_annotation(response.annotation)
         choice = chosen_index(response, legal)
     except (CallFailed, BadAnswer) as exc:
-        ms = clock.ms
+        ms = clock.charged * 1000 if clock is not None else 0.0
         _charge(seat, ms, tc)
         kind, message = exc.kind, exc.message
         if kind == FaultKind.TIMEOUT:
@@ -316,45 +354,6 @@ def _decide(seat: _Seat, encoder: Encoder, state: State, decision: int, legal: l
         return None, ms
     _charge(seat, ms, tc)
     return choice, ms
-
-
-@dataclass
-class _Clock:
-    """A decision's time on the bot's clock: `ms` charged, `stalled_ms` of the referee's own stalls not charged."""
-
-    ms: float = 0.0
-    stalled_ms: float = 0.0
-
-
-def _ask(client: BotClient, process: sandboxes.BotProcess, request: Any, allowed_ms: float, clock: _Clock) -> Any:
-    """Call Decide with what is left of `allowed_ms`, the bot thawed for the call only; returns the answer or
-    raises CallFailed. Time in which the referee itself was stalled (stopped, paused: `arena.match.stalls`) is
-    not charged to the bot; a deadline that passed because of a stall is not the bot's timeout: the bot is asked
-    again with the time it has left (at most `MAX_REASKS` times)."""
-    for attempt in range(MAX_REASKS + 1):
-        process.thaw()  # a bot runs during its own decisions only: frozen between them (off its clock)
-        t0 = time.perf_counter()
-        failure: CallFailed | None = None
-        try:
-            response = client.call("Decide", request, (allowed_ms - clock.ms) / 1000)
-        except CallFailed as exc:
-            failure = exc
-        finally:
-            t1 = time.perf_counter()
-            process.freeze()  # answered or not, it thinks no further on the others' time
-            stalled = stalls.WATCH.overlap(t0, t1)
-            clock.ms += max(0.0, t1 - t0 - stalled) * 1000
-            clock.stalled_ms += stalled * 1000
-        if failure is None:
-            if stalled:
-                _log.warning("the referee was stalled %.0f ms during a decision: not charged to the bot",
-                             stalled * 1000)
-            return response
-        if failure.kind != FaultKind.TIMEOUT or not stalled or clock.ms >= allowed_ms or attempt == MAX_REASKS:
-            raise failure
-        _log.warning("the referee was stalled %.0f ms and the deadline passed meanwhile: asking again with the "
-                     "%.0f ms the bot has left", stalled * 1000, allowed_ms - clock.ms)
-    raise AssertionError("unreachable")
 
 
 def _charge(seat: _Seat, ms: float, tc: TimeControl) -> None:
@@ -417,43 +416,53 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
     fallback = random.Random(f"arena fallback:{seed}")
     decisions: list[dict[str, Any]] = []
     state = g.new_state(seed)
+    void = ""
     try:
-        for s in seats:
-            _launch(s, g, limits, sandbox)
-        with ThreadPoolExecutor(max_workers=len(seats)) as pool:
-            list(pool.map(lambda s: _connect(s, encoder, names, seed, tc, key), seats))
-        while not state.is_terminal():
-            i = len(decisions)
-            seat = seats[state.current_player()]
-            legal = state.legal_actions()
-            choice, ms, fault = None, 0.0, None
-            forced = tc.auto_single_action and len(legal) == 1
-            if forced:  # not a choice: applied without asking, costs no time, draws no fallback
-                choice = 0
-                seat.result.forced += 1
-            elif not seat.out:
-                before = len(seat.result.faults)
-                choice, ms = _decide(seat, encoder, state, i, legal, tc, capture_output)
-                if len(seat.result.faults) > before:
-                    first = seat.result.faults[before]
-                    fault = {"kind": first.kind, "message": first.message}
-            if choice is None:
-                choice = fallback.randrange(len(legal))
-            action = legal[choice]
-            events = state.apply(action)
-            decisions.append({"seat": seat.index, "action": str(action), "ms": round(ms, 3), "fault": fault,
-                              "forced": forced, "events": events})
-            if progress is not None:
-                progress(i, state)
+        try:
+            for s in seats:
+                _launch(s, g, limits, sandbox)
+            with ThreadPoolExecutor(max_workers=len(seats)) as pool:
+                list(pool.map(lambda s: _connect(s, encoder, names, seed, tc, key), seats))
+            _check_someone_started(seats)
+            while not state.is_terminal():
+                i = len(decisions)
+                seat = seats[state.current_player()]
+                legal = state.legal_actions()
+                choice, ms, fault = None, 0.0, None
+                forced = tc.auto_single_action and len(legal) == 1
+                if forced:  # not a choice: applied without asking, costs no time, draws no fallback
+                    choice = 0
+                    seat.result.forced += 1
+                elif not seat.out:
+                    before = len(seat.result.faults)
+                    choice, ms = _decide(seat, encoder, state, i, legal, tc, capture_output)
+                    if len(seat.result.faults) > before:
+                        first = seat.result.faults[before]
+                        fault = {"kind": first.kind, "message": first.message}
+                substitute = choice is None  # the seat is out, or faulted without a usable answer
+                if choice is None:
+                    choice = fallback.randrange(len(legal))
+                    seat.result.substituted += 1
+                action = legal[choice]
+                events = state.apply(action)
+                decisions.append({"seat": seat.index, "action": str(action), "ms": round(ms, 3), "fault": fault,
+                                  "forced": forced, "substitute": substitute, "events": events})
+                if progress is not None:
+                    progress(i, state)
+        except HostTrouble as exc:
+            void = f"void — host trouble: {exc}"
+            _log.warning("match %s of %s set aside: %s", seed, game, void)
 
-        scores = state.scores()
-        ranks = final_ranks(state.ranking(), [s.out for s in seats], g.engine_opponents)
+        if not void:
+            scores = state.scores()
+            ranks = final_ranks(state.ranking(), [s.out for s in seats], g.engine_opponents)
+            for s in seats:
+                s.result.score = scores[s.index]
+                s.result.rank = ranks[s.index]
         for s in seats:
-            s.result.score = scores[s.index]
-            s.result.rank = ranks[s.index]
             s.result.time_ms = round(s.result.time_ms, 3)
         results = [s.result for s in seats]
-        live = [s for s in seats if not s.out and s.client is not None]
+        live = [s for s in seats if not s.out and s.client is not None] if not void else []
         if capture_output:
             for s in live:
                 s.mark_output("end")
@@ -468,9 +477,9 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
             _logs[:] = [s.log + ([f"last output of the bot:\n{s.tail}"] if s.tail.strip() else []) for s in seats]
 
     result = MatchResult(game=game, params=g.params, seed=seed, engine_version=g.engine_version,
-                         seats=[s.result for s in seats])
+                         seats=[s.result for s in seats], void=void)
     path = Path(replay_path) if replay_path else None
-    if path is not None:
+    if path is not None and not void:  # a void match has no result to replay
         replay = replays.build(g, seed, [{"seat": s.index, "name": s.result.name, "sha256": s.result.sha256}
                                          for s in seats], decisions, result, tc.to_dict(),
                                 bot_seed_key=key)
@@ -488,6 +497,16 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
         except OSError as exc:  # the bots' own output is not worth the result
             _log.warning("the bots' logs could not be written to %s: %s", logs_path, exc)
     return result
+
+
+def _check_someone_started(seats: list[_Seat]) -> None:
+    """Raise HostTrouble when every seat was launched and none of them started: bots that each fail alone are
+    their authors' problem, all of a match's failing at once is the host's (a sandbox that cannot start
+    anything, a machine too busy to start anyone)."""
+    if all(s.process is not None and s.out for s in seats):
+        reasons = sorted({f.message.split(" (")[0] for s in seats for f in s.result.faults
+                          if f.kind == FaultKind.STARTUP})
+        raise HostTrouble(f"every seat failed to start ({'; '.join(reasons)})")
 
 
 def _end(seat: _Seat, encoder: Encoder, results: list[SeatResult], state: State) -> None:

@@ -93,6 +93,7 @@ class SeatResult:
     time_ms: float = 0.0  # total time the bot took over its decisions
     decisions: int = 0  # decisions the bot was asked
     forced: int = 0  # decisions with one legal action, applied without asking (TimeControl.auto_single_action)
+    substituted: int = 0  # decisions the referee played for the seat (out, or faulted): the replay's "substitute"
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -108,7 +109,7 @@ class SeatResult:
                    disqualified=bool(data.get("disqualified", False)),
                    faults=[Fault.from_json(f) for f in data.get("faults") or []],
                    time_ms=float(data.get("time_ms", 0.0)), decisions=int(data.get("decisions", 0)),
-                   forced=int(data.get("forced", 0)))
+                   forced=int(data.get("forced", 0)), substituted=int(data.get("substituted", 0)))
 
 
 @dataclass
@@ -119,15 +120,21 @@ class MatchResult:
     engine_version: str
     seats: list[SeatResult]
     replay_path: str | None = None
+    # "void — host trouble: <why>" when the host, not a bot, kept the match from being played fairly
+    # (arena.match.botclock.HostTrouble): no ranks, no replay, never rated; "" for a played match
+    void: str = ""
     # The replay document when it could not be written to `replay_path` (a full or failing disk): the caller
     # keeps it to write later (the platform stores it with the result). Not part of the JSON form.
     unwritten_replay: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form: plain dicts, lists, strings and numbers (fault kinds as their values)."""
-        return {"game": self.game, "params": copy.deepcopy(self.params), "seed": self.seed,
+        data = {"game": self.game, "params": copy.deepcopy(self.params), "seed": self.seed,
                 "engine_version": self.engine_version, "seats": [s.to_json() for s in self.seats],
                 "replay_path": self.replay_path}
+        if self.void:  # only then: a played match's JSON (and replays) stay as they were
+            data["void"] = self.void
+        return data
 
     to_dict = to_json  # the name it had first
 
@@ -137,4 +144,5 @@ class MatchResult:
         TypeError when it is not one."""
         return cls(game=str(data["game"]), params=dict(data.get("params") or {}), seed=int(data["seed"]),
                    engine_version=str(data.get("engine_version", "")),
-                   seats=[SeatResult.from_json(s) for s in data["seats"]], replay_path=data.get("replay_path"))
+                   seats=[SeatResult.from_json(s) for s in data["seats"]], replay_path=data.get("replay_path"),
+                   void=str(data.get("void") or ""))

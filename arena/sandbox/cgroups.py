@@ -40,6 +40,13 @@ CGROUP_ROOT = Path(os.environ.get("ARENA_CGROUP_ROOT", "/sys/fs/cgroup"))
 V1_CONTROLLERS = ("memory", "pids", "cpu", "cpuacct")
 V1_OPTIONAL = ("freezer",)  # used when mounted: without it a bot is not frozen between its decisions
 CFS_PERIOD_US = 100_000
+# The CPU weight of the group holding every bot of this process's cgroup, in processes' worth: the kernel
+# weighs that group against each process beside it (the referee, a worker, anything else on the host) as one
+# entity, so at the default weight of one process sixteen bots starting at once shared what one busy process
+# gets (the cause of start-up timeouts on a loaded host: issue 21). Each bot stays capped by its own quota
+# (`SandboxLimits.cpu_rate`) and is frozen between its decisions, so the weight lets the bots of the matches a
+# worker admitted (arena_site.admission) have the cores promised to them without letting them take more.
+BOTS_WEIGHT = int(os.environ.get("ARENA_BOTS_CPU_WEIGHT", "64"))
 PREFIX = "arena-"
 log = logging.getLogger("arena.sandbox")
 
@@ -203,6 +210,20 @@ class BotCgroups(ABC):
     def oom_kills(self) -> int:
         """How many processes the OOM killer killed in the bot's memory cgroup."""
 
+    @abstractmethod
+    def thread_ids(self) -> list[int]:
+        """Every thread of every process in the bot's cgroups now (for their run-queue waits: `run_delays`)."""
+
+    @abstractmethod
+    def throttled_seconds(self) -> float:
+        """Wall time in which the bot's CPU cgroup was held back by its quota (`cpu_rate`), since it was made."""
+
+    def run_delays(self) -> dict[int, float]:
+        """thread id -> seconds that thread has spent runnable but waiting for a CPU (its third-party wait:
+        /proc/<tid>/schedstat's second field), for every thread of the bot now. What the host's other work took
+        from the bot; arena.match.botclock turns it into time not charged to the bot."""
+        return run_delays(self.thread_ids())
+
     # ---- freezing ------------------------------------------------------------------------------------------
 
     @property
@@ -304,6 +325,7 @@ class CgroupsV1(BotCgroups):
         for d in set(self.dirs.values()):
             d.parent.mkdir(exist_ok=True)
             d.mkdir(exist_ok=True)
+        _write(self.dirs["cpu"].parent / "cpu.shares", 1024 * BOTS_WEIGHT)  # the same value from every referee
         memory = limits.memory_mb * 1024 * 1024
         mem = self.dirs["memory"]
         _write(mem / "memory.limit_in_bytes", memory)
@@ -322,6 +344,12 @@ class CgroupsV1(BotCgroups):
 
     def oom_kills(self) -> int:
         return _first_value(_read(self.dirs["memory"] / "memory.oom_control"), "oom_kill") or 0
+
+    def thread_ids(self) -> list[int]:
+        return [int(x) for x in _read(self.dirs["cpu"] / "tasks").split()]
+
+    def throttled_seconds(self) -> float:
+        return (_first_value(_read(self.dirs["cpu"] / "cpu.stat"), "throttled_time") or 0) / 1e9
 
     @property
     def can_freeze(self) -> bool:
@@ -372,6 +400,7 @@ class CgroupsV2(BotCgroups):
                 if exc.errno != errno.EBUSY or level == parent:
                     raise
         d.mkdir(exist_ok=True)
+        _write(parent / "cpu.weight", min(10_000, 100 * BOTS_WEIGHT))  # as cpu.shares for v1 (`BOTS_WEIGHT`)
         _write(d / "memory.max", limits.memory_mb * 1024 * 1024)
         if (d / "memory.swap.max").exists():
             _write(d / "memory.swap.max", 0)
@@ -387,6 +416,12 @@ class CgroupsV2(BotCgroups):
 
     def oom_kills(self) -> int:
         return _first_value(_read(self._dir / "memory.events"), "oom_kill") or 0
+
+    def thread_ids(self) -> list[int]:
+        return [int(x) for x in _read(self._dir / "cgroup.threads").split()]
+
+    def throttled_seconds(self) -> float:
+        return (_first_value(_read(self._dir / "cpu.stat"), "throttled_usec") or 0) / 1e6
 
     @property
     def can_freeze(self) -> bool:
@@ -406,6 +441,17 @@ class CgroupsV2(BotCgroups):
                 _write(self._dir / "cgroup.kill", 1)
             except OSError:
                 pass
+
+
+def run_delays(thread_ids: list[int]) -> dict[int, float]:
+    """thread id -> seconds it waited on a run queue (runnable, not running) since it started; threads that ended
+    meanwhile are left out."""
+    delays = {}
+    for tid in thread_ids:
+        fields = _read(Path(f"/proc/{tid}/schedstat")).split()
+        if len(fields) >= 2:
+            delays[tid] = int(fields[1]) / 1e9
+    return delays
 
 
 def _cpu_quota(limits: SandboxLimits) -> int:

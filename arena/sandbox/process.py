@@ -27,6 +27,7 @@ from typing import ClassVar
 
 from arena.sandbox import bwrap, endpoint, runtimes, seccomp
 from arena.sandbox.cgroups import BotCgroups
+from arena.sandbox.cgroups import run_delays as cgroup_run_delays
 from arena.sandbox.errors import SandboxUnavailable
 from arena.sandbox.limits import SandboxLimits
 from arena.sandbox.mounts import BotMounts
@@ -341,6 +342,15 @@ class BotProcess(ABC):
     def cpu_seconds(self) -> float:
         """CPU time (user + system) of the bot and all its children since it started."""
 
+    def run_delays(self) -> dict[int, float]:
+        """thread id -> seconds it has waited for a CPU while runnable, for every thread of the bot now
+        (arena.sandbox.cgroups.run_delays): what the host's other work took from the bot."""
+        return {}
+
+    def throttled_seconds(self) -> float:
+        """Wall time in which the bot was held back by its CPU quota (sandboxed only)."""
+        return 0.0
+
     def over_cpu_budget(self) -> bool:
         """True when the bot has used more CPU than `limits.cpu_seconds` allows for the whole match (the
         per-process RLIMIT_CPU resets in every child, so this is the check that holds for the bot as a whole)."""
@@ -497,6 +507,12 @@ class SandboxedBot(BotProcess):
     def cgroups(self) -> BotCgroups | None:
         return self._cgroups
 
+    def run_delays(self) -> dict[int, float]:
+        return self._cgroups.run_delays() if self._cgroups is not None and not self.closed else {}
+
+    def throttled_seconds(self) -> float:
+        return self._cgroups.throttled_seconds() if self._cgroups is not None and not self.closed else 0.0
+
     def _oom_kills(self) -> int:
         if self._final_oom_kills is not None:
             return self._final_oom_kills
@@ -614,6 +630,15 @@ class PlainBot(BotProcess):
         if self._returncode is None:
             self._cpu = max(self._cpu, self._read_cpu())
         return self._cpu
+
+    def run_delays(self) -> dict[int, float]:
+        if self._popen is None or self._returncode is not None:
+            return {}
+        try:
+            threads = [int(t) for t in os.listdir(f"/proc/{self._popen.pid}/task")]
+        except OSError:
+            return {}
+        return cgroup_run_delays(threads)
 
     def _read_cpu(self) -> float:
         if self._popen is None:

@@ -25,6 +25,7 @@ from ladders.models import Ladder, Rating
 from matches import botlogs
 from matches.models import Match, Participant
 from matches.seeds import deal_visible
+from matches.suspension import ResumeRefused, resume
 from matchmaking import challenges
 
 ID = r"[0-9]{1,18}"  # non-numeric or absurd ids are a 404, not a database error
@@ -146,16 +147,28 @@ class VersionViewSet(viewsets.ReadOnlyModelViewSet):
         """POST (owner): validate this version again as it is, when it failed for a transient reason (its build
         timed out: the bot's build cache kept what it compiled; or the server could not validate it). 202 with
         the version, now pending; 409 for any other version (fix the bot and upload a new version)."""
+        return self._owners_change(request, revalidate, RevalidateRefused, "validate its versions again",
+                                   status.HTTP_202_ACCEPTED)
+
+    @extend_schema(request=None, responses={200: s.VersionSerializer})
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def resume(self, request, pk=None):
+        """POST (owner): a version suspended for its faults plays again as it is, when its owner finds the
+        faults were not the bot's doing; the suspension rule then counts only the matches it finishes from now
+        on (matches.suspension). 200 with the version, now ready; 409 for a version that is not suspended."""
+        return self._owners_change(request, resume, ResumeRefused, "resume its versions", status.HTTP_200_OK)
+
+    def _owners_change(self, request, change, refused: type[Exception], doing: str, done: int) -> Response:
+        """An owner's change of this version's status (`change(version)`): 403 for anyone else, 409 with the
+        reason when `change` raises `refused`, else `done` with the version."""
         version = self.get_object()
         if not can_play(request.user, version.bot):
-            raise exceptions.PermissionDenied("only the bot's owner (a team bot: the team's members) can validate "
-                                              "its versions again")
+            raise exceptions.PermissionDenied(f"only the bot's owner (a team bot: the team's members) can {doing}")
         try:
-            version = revalidate(version)
-        except RevalidateRefused as exc:
+            version = change(version)
+        except refused as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
-        return Response(s.VersionSerializer(version, context=self.get_serializer_context()).data,
-                        status=status.HTTP_202_ACCEPTED)
+        return Response(s.VersionSerializer(version, context=self.get_serializer_context()).data, status=done)
 
 
 class LadderViewSet(viewsets.ReadOnlyModelViewSet):

@@ -315,6 +315,13 @@ ARENA_LIMITS: dict[str, Any] = {
     "pids": _env_int("ARENA_PIDS", 64),
     "cpu_rate": _env_float("ARENA_CPU_RATE", 1.0),
 }
+# Admission (arena_site.admission): a host plays ARENA_MATCH_SLOTS matches at once (0: its cores divided by
+# ARENA_CORES_PER_MATCH, at least 1), counted across every worker process on it through lock files in
+# ARENA_ADMISSION_DIR (one per host: give workers of one host the same); a task waits this long for a slot.
+ARENA_MATCH_SLOTS = _env_int("ARENA_MATCH_SLOTS", 0)
+ARENA_CORES_PER_MATCH = _env_float("ARENA_CORES_PER_MATCH", ARENA_LIMITS["cpu_rate"])
+ARENA_ADMISSION_DIR = Path(os.environ.get("ARENA_ADMISSION_DIR", VAR_DIR / "admission"))
+ARENA_ADMISSION_WAIT_SECONDS = _env_float("ARENA_ADMISSION_WAIT_SECONDS", 60.0)
 ARENA_UPLOAD_MAX_BYTES = _env_int("ARENA_UPLOAD_MAX_MB", 10) * 1024 * 1024
 # Any request's body: the largest upload and a margin for the form's other fields (arena_site.middleware).
 ARENA_REQUEST_MAX_BYTES = ARENA_UPLOAD_MAX_BYTES + 1024 * 1024
@@ -343,6 +350,10 @@ ARENA_TEAM_INVITATION_DAYS = _env_int("ARENA_TEAM_INVITATION_DAYS", 7)  # a team
 # expired team invitations are deleted this many days after expiring (beat "sweep-team-invitations", daily)
 ARENA_TEAM_INVITATION_KEEP_DAYS = _env_int("ARENA_TEAM_INVITATION_KEEP_DAYS", 30)
 ARENA_MATCH_MAX_ATTEMPTS = 3
+# A match void for host trouble (arena.match.botclock.HostTrouble: a bot starved of CPU past the wall backstop,
+# every seat failing to start, a sandbox that could not be set up) is queued again this many times (a worker
+# takes it when it has room: arena_site.admission), then fails with the reason for staff.
+ARENA_HOST_VOID_RETRIES = _env_int("ARENA_HOST_VOID_RETRIES", 2)
 ARENA_HEARTBEAT_SECONDS = _env_float("ARENA_HEARTBEAT_SECONDS", 2.0)
 # A running match whose worker has not written a heartbeat for this long (5 missed beats) is considered lost and
 # re-sent by the recovery beat (every ARENA_RECOVER_EVERY s): a killed worker's match runs again within

@@ -16,6 +16,8 @@ os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
 # A queue of our own, so parallel test runs on one Redis never take each other's tasks.
 os.environ.setdefault("ARENA_CELERY_QUEUE", f"arena-test-{uuid.uuid4().hex[:12]}")
 os.environ.setdefault("ARENA_STORAGE_DIR", tempfile.mkdtemp(prefix="arena-test-storage-"))
+# this run's own match slots (arena_site.admission): other runs on the host must not take them
+os.environ.setdefault("ARENA_ADMISSION_DIR", tempfile.mkdtemp(prefix="arena-test-admission-"))
 # A database URL makes these deployment settings, which need a secret key: a random one per run (no value in the
 # source), and plain HTTP, as the test client and the live server speak it.
 os.environ.setdefault("ARENA_SECRET_KEY", secrets.token_urlsafe(50))

@@ -96,6 +96,9 @@ class BotVersion(models.Model):
         null=True, blank=True, help_text="Written by the validating run while it works; stale: it is lost.")
     validated_at = models.DateTimeField(null=True, blank=True)
     suspended_at = models.DateTimeField(null=True, blank=True)
+    resumed_at = models.DateTimeField(
+        null=True, blank=True, help_text="When its owner last resumed it after a suspension: the suspension rule "
+                                         "counts only matches finished since (matches.suspension).")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["bot", "number"], name="version_unique_number")]

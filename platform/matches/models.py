@@ -42,6 +42,9 @@ class Match(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     status_reason = models.TextField(blank=True, default="", help_text="Why a match failed or was cancelled.")
     attempts = models.PositiveSmallIntegerField(default=0)
+    host_voids = models.PositiveSmallIntegerField(
+        default=0, help_text="How often it was set aside as void because of host trouble (not a bot's doing) and "
+                             "queued again; at ARENA_HOST_VOID_RETRIES more it fails with the reason.")
     worker = models.CharField(max_length=255, blank=True, default="")
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True,

@@ -15,7 +15,9 @@
    score, rank and faults (the replay kept in the database when storage cannot take it, `matches.storage`),
    the ratings (`ladders.services.apply_ratings`, so they follow the order in which
    matches finish and are never applied twice), status `finished`, and the suspension rule
-   (`matches.suspension`). Or **failed** (`fail`) with a reason, or **cancelled** (`cancel`) while queued.
+   (`matches.suspension`). A result void for host trouble (`MatchResult.void`) records none of that: the
+   match is queued again, a bounded number of times (`_set_aside`). Or **failed** (`fail`) with a reason, or
+   **cancelled** (`cancel`) while queued.
    A match already done is left as it is, so a task delivered twice, or re-run after its worker died, changes
    nothing the second time.
 6. **Announced** (`announce_end`): once the transaction that ended it commits, `matches.signals.match_ended` is sent, whichever
@@ -224,6 +226,12 @@ def record_result(match_id: int, result: MatchResult | Mapping[str, Any], replay
                 replay_tmp.unlink(missing_ok=True)
                 logs_tmp.unlink(missing_ok=True)
             return False
+        if typed.void:
+            if replay_tmp is not None and logs_tmp is not None:  # a void match has no replay; its logs say
+                replay_tmp.unlink(missing_ok=True)                  # nothing about the bots
+                logs_tmp.unlink(missing_ok=True)
+            _set_aside(match, typed.void)
+            return True
         # a full or failing disk keeps the replay's bytes on the match instead (matches.storage)
         place_replay(match, typed, replay_tmp, replay_relative(match_id))
         participants = list(match.participants.select_related("bot").order_by("seat"))
@@ -247,11 +255,35 @@ def record_result(match_id: int, result: MatchResult | Mapping[str, Any], replay
         match.engine_version = typed.engine_version
         match.result = {k: v for k, v in typed.to_json().items() if k != "replay_path"}
         match.save()
-        for p in participants:
-            if not p.bot.builtin:  # the house's bots are trusted: never suspended by the rule
-                check_suspension(p.version)
+        for p in participants:  # one rule for the house's bots and the authors' (matches.suspension)
+            check_suspension(p.version)
         announce_end(match_id)
     return True
+
+
+def _set_aside(match: Match, reason: str) -> None:
+    """A match void for host trouble (`MatchResult.void`): nothing of it counts — no seat results, ratings,
+    suspension or tournament result. It is queued again (its run does not count as an attempt: no worker was
+    lost), at most ARENA_HOST_VOID_RETRIES times; then it fails with the reason, for staff to see."""
+    match_id = match.pk
+    if match.host_voids >= settings.ARENA_HOST_VOID_RETRIES:
+        match.status = Match.Status.FAILED
+        match.status_reason = f"{reason} (void {match.host_voids + 1} times: given up)"[:4000]
+        match.finished_at = timezone.now()
+        match.save()
+        log.warning("match %s failed: %s", match_id, match.status_reason)
+        announce_end(match_id)
+        return
+    match.host_voids += 1
+    match.attempts = max(0, match.attempts - 1)
+    match.status = Match.Status.QUEUED
+    match.status_reason = f"queued again after {reason}"[:4000]
+    match.worker = ""
+    match.heartbeat_at = None
+    match.save()
+    log.warning("match %s set aside (%s of %s): %s", match_id, match.host_voids, settings.ARENA_HOST_VOID_RETRIES,
+                reason)
+    transaction.on_commit(lambda: send(match_id))
 
 
 #: Seconds the broker may take to answer how many messages wait (each of connecting and answering).

@@ -14,7 +14,7 @@ from celery import shared_task
 from django.conf import settings
 
 from arena.match.types import BotSpec, MatchResult, TimeControl
-from arena_site import uid_blocks
+from arena_site import admission, uid_blocks
 from arena_site.heartbeat import Heartbeat
 from arena_site.sandbox_mode import sandbox_enabled, unavailable_reason
 from botregistry.package_cache import PackageRefused, local_package
@@ -84,11 +84,16 @@ def play(match: Match) -> tuple[MatchResult, Path]:
 def run_match(self, match_id: int) -> str:
     """Play match `match_id` and record its result, once. Returns what happened, for the worker's log. (Whoever
     waits on the match hears of it from `matches.signals.match_ended`, sent when its ending commits.)"""
-    worker = services.worker_id()
-    match = services.claim(match_id, worker)
-    if match is None:
-        return "nothing to do"
-    return _play_and_record(match, services.Run.of(match))
+    with admission.match_slot() as admitted:  # the host's cores for its bots (arena_site.admission)
+        if not admitted:
+            if Match.objects.filter(pk=match_id, status=Match.Status.QUEUED).exists():
+                services.send(match_id)  # back to the broker, for a worker with room
+            return "deferred: no match slot free on this host"
+        worker = services.worker_id()
+        match = services.claim(match_id, worker)
+        if match is None:
+            return "nothing to do"
+        return _play_and_record(match, services.Run.of(match))
 
 
 def _play_and_record(match: Match, run: services.Run) -> str:

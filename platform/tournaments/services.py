@@ -271,6 +271,25 @@ def game_results(t: Tournament) -> list[schedule.GameResult]:
     return out
 
 
+def _disqualifications(t: Tournament) -> tuple[dict[int, int], dict[int, int]]:
+    """entry -> how many of its finished games it was disqualified in (the referee played its seat from then
+    on), and entry -> how many it played against a disqualified seat: the table's notes, so that a result a
+    disqualification decided is never taken for a bot's strength."""
+    own: dict[int, int] = {}
+    against: dict[int, int] = {}
+    games = (Game.objects.filter(round__tournament=t, match__status=Match.Status.FINISHED)
+             .prefetch_related("match__participants"))
+    for g in games:
+        assert g.match is not None
+        out = {p.seat for p in g.match.participants.all() if p.disqualified}
+        for seat, entry in enumerate(g.seats):
+            if seat in out:
+                own[entry] = own.get(entry, 0) + 1
+            elif out:
+                against[entry] = against.get(entry, 0) + 1
+    return own, against
+
+
 def standings(t: Tournament) -> list[dict]:
     """The current table as plain dicts (also what is frozen as the final table)."""
     entries = list(t.entries.select_related("bot", "bot__owner", "version").order_by("seeding", "id"))
@@ -278,6 +297,7 @@ def standings(t: Tournament) -> list[dict]:
     byes = {e.id: e.byes * SWISS_BYE_POINTS for e in entries} if t.format == Tournament.Format.SWISS else {}
     rows = schedule.standings([e.id for e in entries], game_results(t), byes,
                               bye_counts={e.id: e.byes for e in entries})
+    dq_own, dq_against = _disqualifications(t)
     out = []
     for row in rows:
         e = by_id[row.entrant]
@@ -285,7 +305,8 @@ def standings(t: Tournament) -> list[dict]:
         d.pop("opponents")
         d.update(entry=e.id, bot=e.bot.name, bot_id=e.bot_id, owner=display_name(e.bot.owner),
                  version=e.version.number if e.version else None, seeding=e.seeding,
-                 forfeit_reason=e.forfeit_reason)
+                 forfeit_reason=e.forfeit_reason, disqualified=dq_own.get(e.id, 0),
+                 against_disqualified=dq_against.get(e.id, 0))
         d.pop("entrant")
         out.append(d)
     return out

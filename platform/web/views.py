@@ -144,6 +144,7 @@ def bot(request, bot_id: int):
 
         for v in versions:  # the owner's "validate again" (POST /api/versions/{id}/revalidate/)
             v.can_revalidate = failed_transiently(v)
+            v.can_resume = v.status == v.Status.SUSPENDED  # POST /api/versions/{id}/resume/
     ratings = list(b.ratings.select_related("ladder"))
     mine = list(Participant.objects.filter(bot=b, match__status=Match.Status.FINISHED)
                 .order_by("-match_id").values("match_id", "match__ladder_id", "rank", "score")[:HEAD_TO_HEAD_MATCHES])

@@ -152,8 +152,9 @@ def test_a_bot_that_keeps_crashing_is_suspended_with_a_reason(ladder, make_user,
         record_result(m.pk, result_for(m, [2, 1], faults={0: crash if i % 3 else []}))
     version = BotVersion.objects.get(pk=crashy.active_version_id)
     assert version.status == BotVersion.Status.SUSPENDED
-    assert "crashed or timed out in 3 of its last 5 matches" in version.status_reason
-    assert "most recent: crash in match" in version.status_reason
+    assert version.status_reason.startswith("faulted in 3 of its last 5 matches (crashed in 3)")
+    assert "most recent match" in version.status_reason and "/matches/" in version.status_reason
+    assert not version.status_reason.startswith("suspended")  # shown as "is suspended: <reason>": said once
     assert "ZeroDivisionError" not in version.status_reason  # the bot's own output is not a public reason
     assert BotVersion.objects.get(pk=steady.active_version_id).status == BotVersion.Status.READY
     crashy.refresh_from_db()

@@ -42,8 +42,10 @@ def match_row(m) -> SafeString:
     for p in m.participants.all():
         rank = f"{p.rank}. " if p.rank else ""
         score = f" ({_num(p.score)})" if p.score is not None else ""
+        # a disqualified seat's moves were the referee's from then on: the result says less about its bot
+        out = ' <span class="bad">disqualified</span>' if p.disqualified else ""
         seats.append(f'<span class="seat-chip{" winner" if p.rank == 1 else ""}">{rank}'
-                     f'<a href="/bots/{int(p.bot_id)}/">{escape(p.bot.name)}</a>{score}</span> ')
+                     f'<a href="/bots/{int(p.bot_id)}/">{escape(p.bot.name)}</a>{score}{out}</span> ')
     kind = f' <span class="tag">{escape(m.kind)}</span>' if m.kind != "ladder" else ""
     players = (m.params or {}).get("players", "") if isinstance(m.params, dict) else ""
     when = (f'<time datetime="{isotime(m.finished_at)}">{escape(timesince(m.finished_at))} ago</time>'

@@ -20,7 +20,7 @@ def test_real_match_verifies(rp):
     h = rp["header"]
     assert (h["game"], h["seed"], h["params"]) == ("thebes", 42, {"players": 3})
     assert [s["seat"] for s in h["seats"]] == [0, 1, 2] and all(len(s["sha256"]) == 64 for s in h["seats"])
-    assert set(rp["decisions"][0]) == {"seat", "action", "ms", "fault", "forced", "events"}
+    assert set(rp["decisions"][0]) == {"seat", "action", "ms", "fault", "forced", "substitute", "events"}
     assert "replay_path" not in rp["result"]
 
 

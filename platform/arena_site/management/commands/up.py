@@ -24,7 +24,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from arena_site import embedded
+from arena_site import admission, embedded
 from matches.models import Match
 from matches.storage import storage_low
 
@@ -40,8 +40,9 @@ class Command(BaseCommand):
         parser.add_argument("--bind", default=os.environ.get("ARENA_BIND") or embedded.DEFAULT_BIND,
                             help=f"address:port of the web server (default ARENA_BIND or {embedded.DEFAULT_BIND}: "
                                  "this machine only; 0.0.0.0:8000 opens it to the network)")
-        parser.add_argument("--concurrency", type=int, default=int(os.environ.get("ARENA_WORKERS", "2")),
-                            help="matches played at once by the worker (default 2)")
+        parser.add_argument("--concurrency", type=int, default=int(os.environ.get("ARENA_WORKERS", "0")),
+                            help="matches played at once by the worker (default: as many as this machine has "
+                                 "match slots, arena_site.admission)")
         parser.add_argument("--no-serve", action="store_true",
                             help="prepare everything (broker, database, bots) and exit without serving")
 
@@ -51,6 +52,7 @@ class Command(BaseCommand):
     def handle(self, *args, bind: str, concurrency: int, no_serve: bool, **options):
         if not no_serve and (question := embedded.opened_without_names(bind, os.environ)):
             raise CommandError(question)
+        concurrency = concurrency or admission.slots()  # more would only wait for a slot
         var = Path(settings.VAR_DIR)
         self.make_var_private(var)
         logs = var / "log"
