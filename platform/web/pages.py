@@ -1,5 +1,5 @@
 """The pages a visitor looks for beyond the home page: every match (filtered, paginated), the ladders, one page
-per game (its rules summary from RULES.md and its ladders), a user's bots, and the favicon.
+per game (its players' rules from RULES.md, the engine notes on a page for developers, its ladders), a user's bots, and the favicon.
 
 Filters come from the query string and are hostile input: a value that is not one of the known choices (or not
 a number where a number is needed) answers 400 with the reason, never a 500 or a silently ignored filter."""
@@ -121,8 +121,13 @@ def ladder_list(request):
     return render(request, "web/ladders.html", {"ladders": ladders})
 
 
+#: the heading in a game's RULES.md where the players' rules end and the engine notes for developers begin
+DEVELOPERS_HEADING = "## For developers"
+
+
 def rules_text(game: str) -> tuple[str, str]:
-    """(summary, full text) of the game's RULES.md: the summary is the text before its first section."""
+    """(players' rules, engine notes) of the game's RULES.md: the text before its "For developers" heading (less
+    the file's title) and the text after it. A file without that heading is all players' rules."""
     path = Path(game_registry.__file__).resolve().parent / game / "RULES.md"
     try:
         text = path.read_text(encoding="utf-8")
@@ -130,19 +135,21 @@ def rules_text(game: str) -> tuple[str, str]:
         return "", ""
     lines = text.splitlines()
     body = lines[1:] if lines and lines[0].startswith("# ") else lines
-    summary: list[str] = []
-    for line in body:
-        if line.startswith("## "):
-            break
-        summary.append(line)
-    return "\n".join(summary).strip(), text
+    for i, line in enumerate(body):
+        if line.strip() == DEVELOPERS_HEADING:
+            return "\n".join(body[:i]).strip(), "\n".join(body[i + 1:]).strip()
+    return "\n".join(body).strip(), ""
+
+
+def _game(name: str):
+    if name not in game_registry.names():
+        raise Http404(f"no game {name!r}")
+    return game_registry.game_class(name)
 
 
 def game_page(request, name: str):
-    if name not in game_registry.names():
-        raise Http404(f"no game {name!r}")
-    game = game_registry.game_class(name)
-    summary, full = rules_text(name)
+    game = _game(name)
+    players_rules, engine_notes = rules_text(name)
     ladders = Ladder.objects.filter(game=name).annotate(bots=Count("ratings")).order_by("-active", "players")
     bots = Bot.objects.filter(game=name).count()
     recent = (Match.objects.filter(game=name, status=Match.Status.FINISHED).order_by("-id")
@@ -150,8 +157,19 @@ def game_page(request, name: str):
                                          queryset=Participant.objects.select_related("bot").order_by("seat")))[:10])
     return render(request, "web/game.html", {
         "name": name, "game": {"min_players": game.min_players, "max_players": game.max_players,
-                               "engine_version": game.engine_version}, "summary": summary, "rules": full, "ladders": ladders, "bots": bots,
+                               "engine_version": game.engine_version}, "rules": players_rules,
+        "has_engine_notes": bool(engine_notes), "ladders": ladders, "bots": bots,
         "recent": recent, "players": range(game.min_players, game.max_players + 1)})
+
+
+def game_developers_page(request, name: str):
+    """The engine notes of a game's RULES.md: every rule choice with its source and test, the engine's interface."""
+    game = _game(name)
+    _, engine_notes = rules_text(name)
+    if not engine_notes:
+        raise Http404(f"no engine notes for {name!r}")
+    return render(request, "web/game_developers.html", {
+        "name": name, "engine_version": game.engine_version, "notes": engine_notes})
 
 
 def user_page(request, username: str):

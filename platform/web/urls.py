@@ -11,6 +11,7 @@ urlpatterns = [
     path("ladders/", pages.ladder_list, name="ladders"),
     path("ladders/<slug:slug>/", views.ladder, name="ladder"),
     path("games/<slug:name>/", pages.game_page, name="game"),
+    path("games/<slug:name>/developers/", pages.game_developers_page, name="game_developers"),
     path("users/<str:username>/", pages.user_page, name="user"),
     path("matches/", pages.match_list, name="matches"),
     path("bots/<int:bot_id>/", views.bot, name="bot"),

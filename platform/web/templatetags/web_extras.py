@@ -69,24 +69,36 @@ def _inline(text: str) -> str:
     return out
 
 
+def _table(rows: list[str]) -> str:
+    """A pipe table as an HTML table: the first row is the header, a `|---|` separator row is dropped."""
+    cells = [[c.strip() for c in r.strip().strip("|").split("|")] for r in rows]
+    body = [r for r in cells[1:] if not all(re.fullmatch(r":?-+:?", c or "-") for c in r)]
+    head = "".join(f'<th scope="col">{_inline(c)}</th>' for c in cells[0])
+    rows_html = "".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>" for r in body)
+    return f'<div class="table-wrap"><table><thead><tr>{head}</tr></thead><tbody>{rows_html}</tbody></table></div>'
+
+
 @register.filter
 def markdown_lite(text: str, shift: int = 1) -> SafeString:
-    """Headings (shifted down `shift` levels), paragraphs, bullet lists, tables as preformatted text, inline code
-    and emphasis. Everything is escaped first, so a file can never inject markup."""
+    """Headings (shifted down `shift` levels), paragraphs, bullet and numbered lists, pipe tables (the first row
+    the header, the `|---|` row dropped), inline code and emphasis. Everything is escaped first, so a file can
+    never inject markup."""
     html: list[str] = []
     para: list[str] = []
     items: list[str] = []
     table: list[str] = []
+    ordered = [False]  # whether the list being collected is numbered
 
     def flush() -> None:
         if para:
             html.append(f"<p>{_inline(' '.join(para))}</p>")
             para.clear()
         if items:
-            html.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in items) + "</ul>")
+            tag = "ol" if ordered[0] else "ul"
+            html.append(f"<{tag}>" + "".join(f"<li>{_inline(i)}</li>" for i in items) + f"</{tag}>")
             items.clear()
         if table:
-            html.append(f'<div class="table-wrap"><pre>{escape(chr(10).join(table))}</pre></div>')
+            html.append(_table(table))
             table.clear()
 
     for line in (text or "").splitlines():
@@ -100,10 +112,12 @@ def markdown_lite(text: str, shift: int = 1) -> SafeString:
             if para or items:
                 flush()
             table.append(stripped)
-        elif stripped.startswith(("- ", "* ")):
-            if para or table:
+        elif stripped.startswith(("- ", "* ")) or re.match(r"^\d+\. ", stripped):
+            numbered = stripped[0].isdigit()
+            if para or table or (items and numbered != ordered[0]):
                 flush()
-            items.append(stripped[2:])
+            ordered[0] = numbered
+            items.append(stripped.split(" ", 1)[1])
         elif not stripped:
             flush()
         elif items and line.startswith("  "):
