@@ -119,6 +119,9 @@ class MatchResult:
     engine_version: str
     seats: list[SeatResult]
     replay_path: str | None = None
+    # The opponents the engine played itself (Minos solo: Rhadamanthus), `{"name", "score", "rank"}` each
+    # (`State.engine_opponent_results`): shown wherever the result is, so a solo rank 2 names who came first.
+    engine_opponents: list[dict[str, Any]] = field(default_factory=list)
     # The replay document when it could not be written to `replay_path` (a full or failing disk): the caller
     # keeps it to write later (the platform stores it with the result). Not part of the JSON form.
     unwritten_replay: dict[str, Any] | None = field(default=None, repr=False, compare=False)
@@ -127,7 +130,7 @@ class MatchResult:
         """The JSON form: plain dicts, lists, strings and numbers (fault kinds as their values)."""
         return {"game": self.game, "params": copy.deepcopy(self.params), "seed": self.seed,
                 "engine_version": self.engine_version, "seats": [s.to_json() for s in self.seats],
-                "replay_path": self.replay_path}
+                "replay_path": self.replay_path, "engine_opponents": copy.deepcopy(self.engine_opponents)}
 
     to_dict = to_json  # the name it had first
 
@@ -137,4 +140,6 @@ class MatchResult:
         TypeError when it is not one."""
         return cls(game=str(data["game"]), params=dict(data.get("params") or {}), seed=int(data["seed"]),
                    engine_version=str(data.get("engine_version", "")),
-                   seats=[SeatResult.from_json(s) for s in data["seats"]], replay_path=data.get("replay_path"))
+                   seats=[SeatResult.from_json(s) for s in data["seats"]], replay_path=data.get("replay_path"),
+                   engine_opponents=[{"name": str(o["name"]), "score": float(o["score"]), "rank": int(o["rank"])}
+                                     for o in data.get("engine_opponents") or []])

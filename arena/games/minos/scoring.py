@@ -3,6 +3,8 @@ platform reads (scores, breakdowns, ranking, the solo verdict)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from arena.games.base import rank_by_keys
 from arena.games.minos import data as D
 from arena.games.minos.position import BOT, MinosPosition
@@ -82,6 +84,12 @@ class ScoringMixin(MinosPosition):
         if self.solo:
             return [1 if self.solo_won() else 2]
         return rank_by_keys([(p["vp"], self.tiebreak(p["seat"])) for p in self.players])
+
+    def engine_opponent_results(self) -> list[dict[str, Any]]:
+        """Solo: Rhadamanthus' VP and rank, first unless the human beat it (E-01)."""
+        if not self.solo:
+            return []
+        return [{"name": "Rhadamanthus", "score": float(self.solo_bot()["vp"]), "rank": 2 if self.solo_won() else 1}]
 
     def solo_won(self) -> bool:
         """Solo: the human wins only with strictly more VP than Rhadamanthus (§12.4)."""

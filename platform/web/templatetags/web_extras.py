@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from html import escape
+from typing import Any
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
@@ -32,6 +33,28 @@ def _num(x: float | int | None) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
 
 
+class EngineOpponent:
+    """An opponent the game engine played itself (Minos solo: Rhadamanthus), as a list shows a seat: a name, a
+    score and a rank from the match's recorded result (`MatchResult.engine_opponents`), and no bot to link to."""
+
+    bot_id = None
+
+    def __init__(self, data: dict):
+        self.name = str(data.get("name", ""))
+        self.score = data.get("score")
+        self.rank = data.get("rank")
+
+
+@register.filter
+def in_result_order(m) -> list:
+    """A match's seats (participants) and engine opponents in the order a reader wants them: by rank once ranks
+    are known (ties and unranked seats by seat number), else by seat."""
+    result = m.result if isinstance(m.result, dict) else {}
+    rows: list[tuple[tuple[int, int], Any]] = [((p.rank or 99, p.seat), p) for p in m.participants.all()]
+    rows += [((o.rank or 99, 99), o) for o in map(EngineOpponent, result.get("engine_opponents") or [])]
+    return [item for _, item in sorted(rows, key=lambda r: r[0])]
+
+
 @register.filter
 def match_row(m) -> SafeString:
     """One row of a match list (web/_match_row.html), rendered in Python: a list page renders 50 of them, and the
@@ -39,11 +62,12 @@ def match_row(m) -> SafeString:
     from django.utils.timesince import timesince
 
     seats = []
-    for p in m.participants.all():
+    for p in in_result_order(m):
         rank = f"{p.rank}. " if p.rank else ""
         score = f" ({_num(p.score)})" if p.score is not None else ""
-        seats.append(f'<span class="seat-chip{" winner" if p.rank == 1 else ""}">{rank}'
-                     f'<a href="/bots/{int(p.bot_id)}/">{escape(p.bot.name)}</a>{score}</span> ')
+        name = (f'<a href="/bots/{int(p.bot_id)}/">{escape(p.bot.name)}</a>' if p.bot_id
+                else f'<span class="engine-opponent" title="played by the game engine">{escape(p.name)}</span>')
+        seats.append(f'<span class="seat-chip{" winner" if p.rank == 1 else ""}">{rank}{name}{score}</span> ')
     kind = f' <span class="tag">{escape(m.kind)}</span>' if m.kind != "ladder" else ""
     players = (m.params or {}).get("players", "") if isinstance(m.params, dict) else ""
     when = (f'<time datetime="{isotime(m.finished_at)}">{escape(timesince(m.finished_at))} ago</time>'
