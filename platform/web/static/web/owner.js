@@ -80,3 +80,36 @@ for (const box of document.querySelectorAll("input[type=checkbox][data-json-patc
     else { box.checked = !box.checked; out.textContent = `Refused (${resp.status}): ${explain(body)}`; }
   });
 }
+
+// The challenge form follows the chosen ladder: only bots of the ladder's game are offered (yours with a version
+// that plays, opponents ready), the opponents' count is the ladder's seats less one, and a solo ladder asks for
+// none (the engine plays Rhadamanthus). Options of another game are hidden and unselected, never sent.
+for (const form of document.querySelectorAll("form[data-challenge]")) {
+  const ladder = form.querySelector("select[name=ladder]");
+  const bot = form.querySelector("select[name=bot]");
+  const opponents = form.querySelector("select[name=opponents]");
+  const follow = () => {
+    const chosen = ladder.selectedOptions[0];
+    if (!chosen) return;
+    const game = chosen.dataset.game;
+    const seats = Number(chosen.dataset.players);
+    for (const select of [bot, opponents]) {
+      for (const o of select.options) {
+        o.hidden = o.disabled = o.dataset.game !== game;
+        if (o.hidden) o.selected = false;
+      }
+    }
+    if (!bot.selectedOptions.length || bot.selectedOptions[0].hidden) {
+      const first = [...bot.options].find((o) => !o.hidden);
+      bot.value = first ? first.value : "";
+    }
+    const mine = bot.value;
+    for (const o of opponents.options) if (o.value === mine) { o.hidden = o.disabled = true; o.selected = false; }
+    form.querySelector("#ch-opp-p").hidden = seats < 2;
+    form.querySelector("#ch-solo").hidden = seats >= 2;
+    form.querySelector("#ch-opp-count").textContent = seats === 2 ? "choose 1" : `choose ${seats - 1}`;
+  };
+  ladder.addEventListener("change", follow);
+  bot.addEventListener("change", follow);
+  follow();
+}
