@@ -99,7 +99,10 @@ def _table(rows: list[str]) -> str:
     body = [r for r in cells[1:] if not all(re.fullmatch(r":?-+:?", c or "-") for c in r)]
     head = "".join(f'<th scope="col">{_inline(c)}</th>' for c in cells[0])
     rows_html = "".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>" for r in body)
-    return f'<div class="table-wrap"><table><thead><tr>{head}</tr></thead><tbody>{rows_html}</tbody></table></div>'
+    # a wide table scrolls sideways on a phone: the scrolling box takes keyboard focus, named after its columns
+    label = escape("table: " + ", ".join(c.strip("`*") for c in cells[0][:3]))
+    return (f'<div class="table-wrap" tabindex="0" role="region" aria-label="{label}"><table><thead><tr>{head}</tr>'
+            f'</thead><tbody>{rows_html}</tbody></table></div>')
 
 
 @register.filter

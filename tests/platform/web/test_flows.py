@@ -99,7 +99,7 @@ def test_a_refused_notification_form_keeps_every_change_and_shows_an_error(clien
     got = client.post("/me/", form)
     assert got.status_code == 400
     page = got.content.decode()
-    assert re.search(r'<li class="error" role="alert">Notifications not saved: webhook_url: ', page)
+    assert re.search(r'<div role="alert"><ul class="messages"><li class="error">Notifications not saved: webhook_url: ', page)
     assert 'value="http://127.0.0.1:9/hook" aria-invalid="true"' in page, "the refused URL is still there"
     assert 'id="notify-webhook-error" class="bad small"' in page
     assert 'value="owl@example.org"' in page
