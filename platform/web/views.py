@@ -221,10 +221,11 @@ def match(request, match_id: int):
         p.shown_faults = visible_faults(p.faults, deal_visible=visible, own_seat=own)
     tgame = getattr(m, "tournament_game", None)  # the reverse one-to-one raises an AttributeError when absent
     players = len(seats)
-    return render(request, "web/match.html", {
+    # a match under way: its progress (web/_match_progress.html) refreshes itself until the match is done
+    return _live_page(request, "web/match.html", "web/_match_progress.html", {
         "match": m, "seats": seats, "tournament_game": tgame, "seed": visible_seed(m, request.user),
         "has_replay": bool(m.replay_path), "seat_range": range(players),
-        "chapter_word": CHAPTER_WORDS.get(m.game, "chapter")})
+        "chapter_word": CHAPTER_WORDS.get(m.game, "chapter")}, live=not m.done)
 
 
 SEED_STILL_PLAYED = "this match's deal is still being played (duplicate set or version-test pair): shown once it is over"
@@ -303,12 +304,13 @@ def tournament(request, tournament_id: int):
 def cross_table(t, table: list[dict], entries: dict, rounds: list) -> dict | None:
     """A round robin's cross-table: one row and one column per entry (in table order), each cell the points the
     row's bot took from the column's bot over their finished games (1 for finishing ahead, ½ for a tie, per pair
-    of seats at a table, as in the standings) and how many games they met in. None before there are entries."""
+    of seats at a table, as in the standings), how many games they met in and the last of those matches. None before there are entries."""
     order = [row["entry"] for row in table if row.get("entry") in entries] or [
         e.id for e in sorted(entries.values(), key=lambda e: (e.seeding, e.id))]
     if not order:
         return None
     cells: dict[tuple[int, int], list[float]] = {}
+    met: dict[tuple[int, int], list[int]] = {}  # the matches each pair met in, in round order
     for rnd in rounds:
         for g in rnd.games.all():
             if not g.match or g.match.status != "finished":
@@ -322,13 +324,14 @@ def cross_table(t, table: list[dict], entries: dict, rounds: list) -> dict | Non
                     cell = cells.setdefault((a, b), [0.0, 0])
                     cell[0] += pts
                     cell[1] += 1
+                    met.setdefault((a, b), []).append(g.match.pk)
     rows = []
     for a in order:
         row = []
         for b in order:
             got = cells.get((a, b))
             row.append({"self": a == b, "points": got[0] if got else None, "games": got[1] if got else 0,
-                        "opponent": entries[b].bot.name})
+                        "opponent": entries[b].bot.name, "match": met[(a, b)][-1] if got else None})
         rows.append({"entry": entries[a], "cells": row})
     return {"columns": [entries[e] for e in order], "rows": rows}
 
