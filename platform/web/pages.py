@@ -64,12 +64,24 @@ def _param(parse, request, name: str, *args):
 
 
 
+def _bot_param(request) -> int | str | None:
+    """The match list's bot: an id (digits) or a bot's name as people know it (any owner's bot of that name)."""
+    raw = (request.GET.get("bot") or "").strip()
+    if raw.isascii() and raw.isdigit():
+        return _param(query.parse_id, request, "bot")
+    name = _param(query.parse_text, request, "bot", 64)
+    if name and not Bot.objects.filter(name__iexact=name.strip()).exists():
+        raise BadFilter(f"there is no bot named {name.strip()[:64]!r} (the bot filter takes a name or an id)")
+    return name.strip() if name else None
+
+
 def match_filters(request) -> dict:
-    """The match list's filters as given (validated): game, ladder (slug), bot (id), status, kind, tournament."""
+    """The match list's filters as given (validated): game, ladder (slug), bot (id or name), status, kind,
+    tournament."""
     f = {
         "game": _param(query.parse_choice, request, "game", game_registry.names()),
         "ladder": _param(query.parse_slug, request, "ladder"),
-        "bot": _param(query.parse_id, request, "bot"),
+        "bot": _bot_param(request),
         "status": _param(query.parse_choice, request, "status", Match.Status.values),
         "kind": _param(query.parse_choice, request, "kind", Match.Kind.values),
         "tournament": _param(query.parse_id, request, "tournament"),
@@ -92,7 +104,9 @@ def match_list(request):
     if f["ladder"]:
         qs = qs.filter(ladder__slug=f["ladder"])
     if f["bot"]:
-        qs = qs.filter(pk__in=Participant.objects.filter(bot_id=f["bot"]).values("match_id"))
+        seats = (Participant.objects.filter(bot_id=f["bot"]) if isinstance(f["bot"], int)
+                 else Participant.objects.filter(bot__name__iexact=f["bot"]))
+        qs = qs.filter(pk__in=seats.values("match_id"))
     if f["status"]:
         qs = qs.filter(status=f["status"])
     if f["kind"]:
@@ -103,7 +117,8 @@ def match_list(request):
         Prefetch("participants", queryset=Participant.objects.select_related("bot").order_by("seat")))
     page = ListPage(qs, request.GET.get("page"), MATCHES_PER_PAGE)
     query = urlencode({k: v for k, v in f.items() if v})
-    bot = Bot.objects.filter(pk=f["bot"]).first() if f["bot"] else None
+    bot = (Bot.objects.filter(pk=f["bot"]).first() if isinstance(f["bot"], int)
+           else Bot.objects.filter(name__iexact=f["bot"]).order_by("pk").first() if f["bot"] else None)
     return render(request, "web/matches.html", {
         "page": page, "per_page": MATCHES_PER_PAGE, "filters": f, "extra": f"&{query}" if query else "", "filter_bot": bot,
         **_match_form_context(f)})
@@ -196,3 +211,29 @@ def user_page(request, username: str):
 def favicon(request):
     return FileResponse(open(STATIC / "favicon.svg", "rb"), content_type="image/svg+xml")
 
+
+
+SEARCH_LIMIT = 25  # results of each kind a search shows
+
+
+def search(request):
+    """Bots, users and teams whose name holds the words typed (case-insensitive), at most `SEARCH_LIMIT` of each,
+    exact names first. Deleted accounts and teams are not found."""
+    from teams.models import Team
+
+    try:
+        q = (_param(query.parse_text, request, "q", 64) or "").strip()
+    except BadFilter as exc:
+        return render(request, "web/search.html", {"q": "", "error": str(exc)}, status=400)
+    found: dict = {"bots": [], "users": [], "teams": []}
+    if q:
+        def first_exact(qs, field: str) -> list:
+            rows = list(qs.filter(**{f"{field}__icontains": q}).order_by(field)[:SEARCH_LIMIT])
+            return sorted(rows, key=lambda r: getattr(r, field).lower() != q.lower())
+
+        found = {
+            "bots": first_exact(Bot.objects.select_related("owner", "team"), "name"),
+            "users": first_exact(get_user_model().objects.filter(is_active=True), "username"),
+            "teams": first_exact(Team.objects.filter(deleted_at__isnull=True), "name"),
+        }
+    return render(request, "web/search.html", {"q": q, **found, "limit": SEARCH_LIMIT})

@@ -10,6 +10,7 @@ urlpatterns = [
     path("favicon.ico", pages.favicon, name="favicon"),
     path("ladders/", pages.ladder_list, name="ladders"),
     path("ladders/<slug:slug>/", views.ladder, name="ladder"),
+    path("search/", pages.search, name="search"),
     path("games/<slug:name>/", pages.game_page, name="game"),
     path("games/<slug:name>/developers/", pages.game_developers_page, name="game_developers"),
     path("users/<str:username>/", pages.user_page, name="user"),

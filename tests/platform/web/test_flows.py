@@ -235,3 +235,65 @@ def test_lists_show_seats_in_result_order(client, make_user):
     row = page[page.index(f'href="/matches/{match.pk}/"'):].split("</tr>", 1)[0]
     assert re.findall(r"(\d)\. <a[^>]*>(seat\d)</a>", row) == [("1", "seat1"), ("2", "seat3"), ("3", "seat0"),
                                                               ("4", "seat2")]
+
+
+# -------------------------------------------------------------------------- a match under way, links, search
+
+def test_a_running_match_page_shows_its_progress_and_refreshes_until_it_is_over(client, make_user):
+    from matches import services
+    from matches.models import Match
+    from matches.tasks import _Heartbeat
+
+    bots = [make_bot(make_user(), name) for name in ("alpha", "beta")]
+    match = services.create_match(game="thebes", params={"players": 2}, time_control={}, queue=False,
+                                  rated=False, versions=[b.active_version_id for b in bots])
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert f"<title>Match {match.pk}: alpha v beta · Arena</title>" in page, "the title names the players"
+    assert "data-live-seconds" in page and "Queued since" in page and "web/live.js" in page
+
+    claimed = services.claim(match.pk, "worker-a")
+    beat = _Heartbeat(match.pk, services.Run.of(claimed))
+    for i in range(17):  # what the referee calls after each decision
+        beat.progress(i, None)
+    assert beat.beat()
+    fragment = client.get(f"/matches/{match.pk}/?fragment=1")
+    assert fragment["X-Live"] == "1" and "17 decisions</strong> played so far" in fragment.content.decode()
+
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FAILED, status_reason="test")
+    over = client.get(f"/matches/{match.pk}/?fragment=1")
+    assert over["X-Live"] == "0" and "The match is failed" in over.content.decode(), "the updates stop"
+
+
+def test_search_finds_bots_users_and_teams_by_name(client, make_user):
+    from django.contrib.auth import get_user_model
+
+    from teams import services as teams
+
+    owner = make_user("Ariadne")
+    make_bot(owner, "thread-runner")
+    make_bot(make_user("theseus"), "minotaur-hunter", game="minos")
+    teams.create_team(owner, "Thread Guild")
+    gone = make_user("threadbare")
+    get_user_model().objects.filter(pk=gone.pk).update(is_active=False)
+
+    page = client.get("/search/?q=THREAD").content.decode()
+    assert 'href="/bots/' in page and "thread-runner" in page and "minotaur-hunter" not in page
+    assert 'href="/teams/thread-guild/">Thread Guild</a>' in page
+    assert "threadbare" not in page.split("<main", 1)[1], "an inactive (deleted) account is not found"
+    users = client.get("/search/?q=ariadne").content.decode()
+    assert 'href="/users/Ariadne/">Ariadne</a>' in users
+    assert 'role="search"' in client.get("/").content.decode(), "every page has the search box"
+    hostile = client.get("/search/?q=" + "x" * 65)
+    assert hostile.status_code == 400 and "at most 64 characters" in hostile.content.decode()
+    assert client.get("/search/?q=%00").status_code == 400
+
+
+def test_the_ladder_links_its_matches_and_its_bots_owners(client, make_user):
+    from django.core.management import call_command
+
+    call_command("ensure_ladders", verbosity=0)
+    make_bot(make_user("owner-one"), "laddered")
+    page = client.get("/ladders/thebes-2p/").content.decode()
+    assert 'href="/matches/?ladder=thebes-2p">All matches of this ladder</a>' in page
+    assert '<a href="/users/owner-one/">owner-one</a>' in page
+    assert "paused: it plays no matches now" in client.get("/ladders/thebes-3p/").content.decode()

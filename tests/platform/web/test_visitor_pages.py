@@ -103,8 +103,9 @@ def test_match_list_filters_and_pages(client, world, settings, round_robin, mino
     with_bot = ids(f"?bot={bot0.pk}")
     assert thebes.pk in with_bot and minos.pk not in with_bot
     assert ids(f"?bot={bot0.pk}&status=finished&game=thebes&ladder=thebes-4p&kind=tournament") == [thebes.pk]
+    assert ids(f"?bot={bot0.name.upper()}") == with_bot, "a bot's name finds the same matches as its id"
     # hostile filters: a clear 400, never a 500
-    for query, why in [("?status=nope", "status must be one of"), ("?bot=x", "bot must be a number"),
+    for query, why in [("?status=nope", "status must be one of"), ("?bot=x", "there is no bot named &#x27;x&#x27;"),
                        ("?bot=99999999999999999999", "out of range"), ("?game=chess", "game must be one of"),
                        ("?ladder=nope", "no ladder"), ("?tournament=123456", "no tournament"),
                        ("?kind=%3Cscript%3E", "kind must be one of")]:
@@ -184,8 +185,10 @@ def test_round_robin_cross_table(client, world, round_robin):
     rows = dict(re.findall(r'<tr data-cross="(digger\d)">(.*?)</tr>', page, re.S))
     assert set(rows) == set(ranks)
     for name, row in rows.items():
-        cells = re.findall(r"<td[^>]*>([^<]*)</td>", row)
+        cells = re.findall(r"<td[^>]*>(?:<a [^>]*>)?([^<]*)(?:</a>)?</td>", row)
         assert len(cells) == 4 and cells.count("—") == 1
+        # a cell links to the match the two met in
+        assert len(re.findall(rf'<a href="/matches/{world["match"].pk}/" aria-label="', row)) == 3
         won = sum(float(c.split("/")[0]) for c in cells if "/" in c)
         assert won == sum(1 for other, r in ranks.items() if other != name and ranks[name] < r), name
 

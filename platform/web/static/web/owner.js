@@ -12,6 +12,40 @@ function explain(body) {
   return Object.entries(body).map(([k, v]) => `${k}: ${[].concat(v).join(" ")}`).join("; ");
 }
 
+// Validation runs on a worker: until the version is ready or failed, re-read its status every few seconds and
+// redraw the bot's card (its status line and versions) from the owner page, so nobody has to reload.
+const WAITING = new Set(["pending", "validating"]);
+
+async function redrawCard(card) {
+  const resp = await fetch(location.pathname, { credentials: "same-origin", headers: { Accept: "text/html" } });
+  if (!resp.ok) return;
+  const fresh = new DOMParser().parseFromString(await resp.text(), "text/html").getElementById(card.id);
+  if (!fresh) return;
+  for (const part of ["[data-card-status]", "[data-card-versions]"]) {
+    const now = card.querySelector(part);
+    const next = fresh.querySelector(part);
+    if (now && next) now.replaceWith(next);
+  }
+}
+
+function followValidation(card, version, out) {
+  let delay = 2000;
+  const step = async () => {
+    const resp = await fetch(`/api/versions/${version.id}/`, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    const body = resp.ok ? await resp.json().catch(() => null) : null;
+    if (card) await redrawCard(card);
+    if (!body) { out.textContent = `Version ${version.number}: its status could not be read (${resp.status}); reload later.`; return; }
+    if (WAITING.has(body.status)) {
+      out.textContent = `Version ${version.number} is ${body.status}…`;
+      delay = Math.min(delay * 1.5, 15000);
+      setTimeout(step, delay);
+    } else {
+      out.textContent = `Version ${version.number} is ${body.status}${body.status_reason ? `: ${body.status_reason}` : "."}`;
+    }
+  };
+  setTimeout(step, delay);
+}
+
 for (const form of document.querySelectorAll("form[data-upload]")) {
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -26,9 +60,12 @@ for (const form of document.querySelectorAll("form[data-upload]")) {
     xhr.addEventListener("load", () => {
       let body = null;
       try { body = JSON.parse(xhr.responseText); } catch { body = xhr.responseText; }
-      out.textContent = xhr.status === 201
-        ? `Uploaded as version ${body.number}: ${body.status}. Validation runs in the background; reload to see it.`
-        : `Upload refused (${xhr.status}): ${explain(body)}`;
+      if (xhr.status === 201) {
+        out.textContent = `Uploaded as version ${body.number}: ${body.status}. Validating…`;
+        followValidation(form.closest("article"), body, out);
+      } else {
+        out.textContent = `Upload refused (${xhr.status}): ${explain(body)}`;
+      }
     });
     xhr.addEventListener("error", () => { out.textContent = "The upload failed: network error."; });
     out.textContent = "Uploading…";
