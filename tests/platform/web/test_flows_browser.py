@@ -119,12 +119,16 @@ def test_changed_pages_read_well_at_both_widths(browser, live_server, make_user,
                          kind=Match.Kind.CHALLENGE, rated=False, queue=False)
     record_result(match.pk, replay["result"])
     _, key = teams.invite_link(teams.create_team(owner, "Blue Owls"), owner)
+    running = create_match(game="thebes", params={"players": 2}, time_control={}, queue=False, rated=False,
+                           versions=[world["versions"][0].pk, world["versions"][1].pk])
 
     found = {}
     browser.delete_all_cookies()
     for name, path in [("thebes-rules", "/games/thebes/"), ("minos-rules", "/games/minos/"),
                        ("minos-developers", "/games/minos/developers/"), ("matches", "/matches/"),
-                       ("ladders", "/ladders/"), ("login-invitation", f"/teams/join/{key}/")]:
+                       ("ladders", "/ladders/"), ("ladder", "/ladders/thebes-4p/"),
+                       ("search", "/search/?q=digger"), ("matches-by-name", "/matches/?bot=digger1"),
+                       ("queued-match", f"/matches/{running.pk}/"), ("login-invitation", f"/teams/join/{key}/")]:
         browser.get(f"{live_server.url}{path}")
         if v := violations(browser, axe_source):
             found[path] = v
