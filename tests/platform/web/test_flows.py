@@ -297,3 +297,16 @@ def test_the_ladder_links_its_matches_and_its_bots_owners(client, make_user):
     assert 'href="/matches/?ladder=thebes-2p">All matches of this ladder</a>' in page
     assert '<a href="/users/owner-one/">owner-one</a>' in page
     assert "paused: it plays no matches now" in client.get("/ladders/thebes-3p/").content.decode()
+
+
+def test_counts_of_one_read_in_the_singular(client, make_user):
+    from django.core.management import call_command
+
+    from ladders.models import Rating
+
+    call_command("ensure_ladders", verbosity=0)
+    bot = make_bot(make_user(), "single")
+    Rating.objects.filter(bot=bot, ladder__slug="thebes-2p").update(games=1, wins=1)
+    page = client.get(f"/bots/{bot.pk}/").content.decode()
+    assert "1 game, 1 win" in page and "1 games" not in page
+    assert "Minos, 1 player;" in client.get("/ladders/minos-1p/").content.decode()

@@ -9,6 +9,6 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         for ladder in ensure_ladders():
-            self.stdout.write(f"ladder {ladder.slug}: {ladder.name}, {ladder.players} players, "
+            self.stdout.write(f"ladder {ladder.slug}: {ladder.name}, {ladder.players} player{'s' if ladder.players != 1 else ''}, "
                               f"{ladder.decision_ms} ms a decision + {ladder.bank_ms} ms bank"
                               + ("" if ladder.active else " (paused)"))
