@@ -310,3 +310,11 @@ def test_counts_of_one_read_in_the_singular(client, make_user):
     page = client.get(f"/bots/{bot.pk}/").content.decode()
     assert "1 game, 1 win" in page and "1 games" not in page
     assert "Minos, 1 player;" in client.get("/ladders/minos-1p/").content.decode()
+
+
+def test_the_openapi_schema_types_the_upload_as_a_file(client, db):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    upload = schema["components"]["schemas"]["Upload"]["properties"]["archive"]
+    assert (upload["type"], upload["format"]) == ("string", "binary")
+    post = schema["paths"]["/api/bots/{id}/versions/"]["post"]["requestBody"]["content"]
+    assert list(post) == ["multipart/form-data"]
