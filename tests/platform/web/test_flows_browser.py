@@ -12,6 +12,7 @@ from platform_helpers import make_bot
 
 from arena import games
 from arena import replay as replays
+from tests.platform.teams.test_team_browser import log_in
 from tests.platform.web.conftest import browser, wait  # noqa: F401 (a fixture)
 from tests.platform.web.test_accessibility_browser import axe_source, violations  # noqa: F401 (a fixture)
 
@@ -30,15 +31,6 @@ def shots(driver, name: str) -> None:
         driver.set_window_size(width, min(max(900, height), 12000))
         driver.save_screenshot(str(ARTIFACTS / f"flows-{name}-{width}.png"))
     driver.set_window_size(1366, 900)
-
-
-def log_in(driver, url: str, username: str) -> None:
-    driver.delete_all_cookies()
-    driver.get(f"{url}/login/")
-    driver.find_element("id", "id_username").send_keys(username)
-    driver.find_element("id", "id_password").send_keys("pw-123456789")
-    driver.find_element("css selector", "form.form button[type=submit]").click()
-    wait(driver, lambda d: "/login/" not in d.current_url)
 
 
 def offered(select) -> list[str]:
