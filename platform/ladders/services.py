@@ -44,8 +44,9 @@ def ensure_ladders() -> list[Ladder]:
 
 
 def enroll(bot: Bot) -> None:
-    """Give the bot a rating on every active ladder of its game (idempotent)."""
-    for ladder in Ladder.objects.filter(game=bot.game, active=True):
+    """Give the bot a rating on every ladder of its game, paused ones too, so that a ladder staff start finds its
+    bots already there (idempotent)."""
+    for ladder in Ladder.objects.filter(game=bot.game):
         Rating.objects.get_or_create(ladder=ladder, bot=bot)
 
 

@@ -318,3 +318,25 @@ def test_the_openapi_schema_types_the_upload_as_a_file(client, db):
     assert (upload["type"], upload["format"]) == ("string", "binary")
     post = schema["paths"]["/api/bots/{id}/versions/"]["post"]["requestBody"]["content"]
     assert list(post) == ["multipart/form-data"]
+
+
+def test_a_paused_ladder_that_staff_start_has_its_bots_and_plays(make_user, settings):
+    from django.core.management import call_command
+
+    from ladders.models import Ladder
+    from matchmaking.services import matchmake
+
+    settings.ARENA_LADDERS = []  # every ladder paused
+    call_command("ensure_ladders", verbosity=0)
+    bots = [make_bot(make_user(), f"trio{i}") for i in range(3)]
+    assert matchmake(random.Random(1)) == [], "a paused ladder plays nothing"
+    Ladder.objects.filter(slug="thebes-3p").update(active=True)
+    settings.ARENA_MATCHMAKING = {**settings.ARENA_MATCHMAKING, "max_pending_per_ladder": 1}
+    assert len(matchmake(random.Random(1))) == 1
+    made = Ladder.objects.get(slug="thebes-3p").matches.get()
+    assert sorted(p.bot_id for p in made.participants.all()) == sorted(b.pk for b in bots) and made.rated
+    Ladder.objects.filter(slug="minos-1p").update(active=True)
+    soloist = make_bot(make_user(), "soloist", game="minos")
+    matchmake(random.Random(2))  # the solo ladder's one seat, unrated: no opponent to rate it against
+    solo = Ladder.objects.get(slug="minos-1p").matches.get()
+    assert [p.bot_id for p in solo.participants.all()] == [soloist.pk] and not solo.rated

@@ -185,10 +185,10 @@ def test_round_robin_cross_table(client, world, round_robin):
     rows = dict(re.findall(r'<tr data-cross="(digger\d)">(.*?)</tr>', page, re.S))
     assert set(rows) == set(ranks)
     for name, row in rows.items():
-        cells = re.findall(r"<td[^>]*>(?:<a [^>]*>)?([^<]*)(?:</a>)?</td>", row)
+        cells = re.findall(r"<td[^>]*>(?:<a [^>]*>)?([^<]*)(?:<span[^>]*>[^<]*</span></a>)?</td>", row)
         assert len(cells) == 4 and cells.count("—") == 1
         # a cell links to the match the two met in
-        assert len(re.findall(rf'<a href="/matches/{world["match"].pk}/" aria-label="', row)) == 3
+        assert len(re.findall(rf'<a href="/matches/{world["match"].pk}/">', row)) == 3
         won = sum(float(c.split("/")[0]) for c in cells if "/" in c)
         assert won == sum(1 for other, r in ranks.items() if other != name and ranks[name] < r), name
 
