@@ -111,13 +111,16 @@ def _line_end(text: str) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def text_file_name(seat: dict[str, Any]) -> str:
+def text_file_name(seat: dict[str, Any], first: int = 0) -> str:
+    """`seatN-<name>.log`, N counted from `first`: 0 on the command line (as `arena play`'s result table and
+    `arena replay show --seat` count seats), 1 on the web (as its seats tables do)."""
     name = re.sub(r"[^A-Za-z0-9._-]+", "_", str(seat.get("name", ""))).strip("._")[:60] or "bot"
-    return f"seat{seat['seat'] + 1}-{name}.log"
+    return f"seat{seat['seat'] + first}-{name}.log"
 
 
 def write_text_files(directory: str | os.PathLike, doc: dict[str, Any]) -> list[Path]:
-    """One `seatN-<name>.log` per seat in `directory` (N 1-based, as on the web); returns the paths."""
+    """One `seatN-<name>.log` per seat in `directory`, N 0-based as everywhere on the command line (the result
+    table, `arena replay show --seat N`); returns the paths."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     paths = []

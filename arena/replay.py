@@ -87,7 +87,8 @@ def of_played(game: Game, seed: int, state: State, decisions: list[dict[str, Any
     seats = [{"seat": i, "name": name, "sha256": ""} for i, name in enumerate(names)]
     result = MatchResult(game=game.name, params=game.params, seed=seed, engine_version=game.engine_version,
                          seats=[SeatResult(seat=i, name=name, sha256="", score=scores[i], rank=ranks[i])
-                                for i, name in enumerate(names)])
+                                for i, name in enumerate(names)],
+                         engine_opponents=state.engine_opponent_results())
     replay: dict[str, Any] = _normal(build(game, seed, seats, decisions, result, time_control={}))
     return replay
 
@@ -173,6 +174,10 @@ def verify(replay: dict[str, Any]) -> None:
     ranks = final_ranks(state.ranking(), [s["disqualified"] for s in seats], game.engine_opponents)
     if [s["rank"] for s in seats] != ranks:
         raise ReplayMismatch(f"final ranks differ: recorded {[s['rank'] for s in seats]}, re-simulated {ranks}")
+    opponents = _normal(state.engine_opponent_results())
+    if "engine_opponents" in result and _normal(result["engine_opponents"]) != opponents:
+        raise ReplayMismatch(f"the engine's opponents differ: recorded {result['engine_opponents']}, "
+                             f"re-simulated {opponents}")
 
 
 def frames(replay: dict[str, Any], seat: int | None = None) -> list[dict[str, Any]]:

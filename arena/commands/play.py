@@ -3,7 +3,8 @@
 progress line on stderr and a result table (or one JSON object with --json). The replay goes to ./replays/ unless
 --replay names a file. A decision with a single legal action is applied without asking the bot (the platform's
 default); `--ask-forced` asks the bot anyway.
-`--logs DIR` writes what each bot printed, by turn, with its annotations: one `seatN-<name>.log` per seat and the
+`--logs DIR` writes what each bot printed, by turn, with its annotations: one `seatN-<name>.log` per seat (N from 0, as in the result table
+and `arena replay show --seat N`) and the
 `match.logs.json.gz` the platform keeps (arena/botlogs.py); without it they are kept beside the replay.
 A `binary` bot whose program is missing or older than its sources is built first (as `arena bot build`).
 A match the machine could not play fairly (a bot not given its CPU time within the wall backstop, every seat
@@ -48,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--max-faults", type=int, default=defaults.max_faults,
                    help="faults allowed before disqualification")
     p.add_argument("--logs", metavar="DIR",
-                   help="write each bot's output by turn and its annotations here (seatN-<name>.log per seat)")
+                   help="write each bot's output by turn and its annotations here (seatN-<name>.log per seat, N from 0)")
     p.add_argument("--ask-forced", action="store_true",
                    help="ask the bot even for a decision with a single legal action (by default the referee "
                         "applies it without asking)")

@@ -114,6 +114,11 @@ class State(abc.ABC):
         """Per seat, the named parts that `scores()` adds up (for result tables and tests)."""
         return [{"total": s} for s in self.scores()]
 
+    def engine_opponent_results(self) -> list[dict[str, Any]]:
+        """The final result of each of the game's `engine_opponents` (a terminal state), for every page and message
+        that shows a result: `{"name", "score", "rank"}`, rank on the scale of `ranking()`. Default none."""
+        return []
+
 
 class Game(abc.ABC):
     """A rule set with its parameters. Subclasses set `name`, `min_players`, `max_players` and

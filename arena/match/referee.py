@@ -396,6 +396,7 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
     key = bot_seed_key if bot_seed_key is not None else new_bot_seed_key()
 
     seats: list[_Seat] = []
+    engine_opponents: list[dict[str, Any]] = []  # set when the game is over
     for i, spec in enumerate(bots):
         manifest, problem = None, None
         try:
@@ -459,6 +460,7 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
             for s in seats:
                 s.result.score = scores[s.index]
                 s.result.rank = ranks[s.index]
+        engine_opponents = state.engine_opponent_results() if not void else []
         for s in seats:
             s.result.time_ms = round(s.result.time_ms, 3)
         results = [s.result for s in seats]
@@ -477,7 +479,7 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
             _logs[:] = [s.log + ([f"last output of the bot:\n{s.tail}"] if s.tail.strip() else []) for s in seats]
 
     result = MatchResult(game=game, params=g.params, seed=seed, engine_version=g.engine_version,
-                         seats=[s.result for s in seats], void=void)
+                         seats=[s.result for s in seats], void=void, engine_opponents=engine_opponents)
     path = Path(replay_path) if replay_path else None
     if path is not None and not void:  # a void match has no result to replay
         replay = replays.build(g, seed, [{"seat": s.index, "name": s.result.name, "sha256": s.result.sha256}

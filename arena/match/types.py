@@ -123,6 +123,9 @@ class MatchResult:
     # "void — host trouble: <why>" when the host, not a bot, kept the match from being played fairly
     # (arena.match.botclock.HostTrouble): no ranks, no replay, never rated; "" for a played match
     void: str = ""
+    # The opponents the engine played itself (Minos solo: Rhadamanthus), `{"name", "score", "rank"}` each
+    # (`State.engine_opponent_results`): shown wherever the result is, so a solo rank 2 names who came first.
+    engine_opponents: list[dict[str, Any]] = field(default_factory=list)
     # The replay document when it could not be written to `replay_path` (a full or failing disk): the caller
     # keeps it to write later (the platform stores it with the result). Not part of the JSON form.
     unwritten_replay: dict[str, Any] | None = field(default=None, repr=False, compare=False)
@@ -131,8 +134,8 @@ class MatchResult:
         """The JSON form: plain dicts, lists, strings and numbers (fault kinds as their values)."""
         data = {"game": self.game, "params": copy.deepcopy(self.params), "seed": self.seed,
                 "engine_version": self.engine_version, "seats": [s.to_json() for s in self.seats],
-                "replay_path": self.replay_path}
-        if self.void:  # only then: a played match's JSON (and replays) stay as they were
+                "replay_path": self.replay_path, "engine_opponents": copy.deepcopy(self.engine_opponents)}
+        if self.void:  # only then: a played match's JSON (and replays) carry no such key
             data["void"] = self.void
         return data
 
@@ -145,4 +148,6 @@ class MatchResult:
         return cls(game=str(data["game"]), params=dict(data.get("params") or {}), seed=int(data["seed"]),
                    engine_version=str(data.get("engine_version", "")),
                    seats=[SeatResult.from_json(s) for s in data["seats"]], replay_path=data.get("replay_path"),
-                   void=str(data.get("void") or ""))
+                   void=str(data.get("void") or ""),
+                   engine_opponents=[{"name": str(o["name"]), "score": float(o["score"]), "rank": int(o["rank"])}
+                                     for o in data.get("engine_opponents") or []])

@@ -30,6 +30,9 @@ from accounts.names import impersonation, protected_names
 
 log = logging.getLogger("arena.platform")
 
+#: the session key of the page a new account was on its way to (sign-up's `next`): the verification link lands there
+AFTER_VERIFICATION = "arena_after_verification"
+
 USERNAME_RULE = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
 USERNAME_HELP = "3 to 32 letters, digits, '.', '-' or '_'"
 
@@ -66,6 +69,13 @@ class AccountAdapter(DefaultAccountAdapter):
 
         others = EmailAddress.objects.filter(user_id=email_address.user_id).exclude(pk=email_address.pk)
         return others.exists() and super().can_delete_email(email_address)
+
+    def get_email_verification_redirect_url(self, email_address: Any) -> str:
+        # the page the person signed up on the way to (a team invitation), once, if it is one of this site's
+        url = self.request.session.pop(AFTER_VERIFICATION, None)
+        if isinstance(url, str) and self.is_safe_url(url):
+            return url
+        return super().get_email_verification_redirect_url(email_address)
 
     def get_client_ip(self, request: Any) -> str:
         return client_ip(request) or super().get_client_ip(request)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.exceptions import PermissionDenied
 
@@ -52,8 +54,14 @@ class VersionSerializer(serializers.ModelSerializer):
         return None
 
 
+@extend_schema_field(OpenApiTypes.BINARY)
+class ArchiveField(serializers.FileField):
+    """An uploaded file, typed in the OpenAPI schema as the file it is (binary), not as the URI a stored file
+    field reads back as: clients generated from the schema send the bytes."""
+
+
 class UploadSerializer(serializers.Serializer):
-    archive = serializers.FileField(help_text="The bot as a .zip or .tar.gz with bot.toml at its top level.")
+    archive = ArchiveField(help_text="The bot as a .zip or .tar.gz with bot.toml at its top level.")
 
 
 class BotRatingSerializer(serializers.ModelSerializer):

@@ -328,7 +328,8 @@ ARENA_REQUEST_MAX_BYTES = ARENA_UPLOAD_MAX_BYTES + 1024 * 1024
 ARENA_UNPACKED_MAX_BYTES = _env_int("ARENA_UNPACKED_MAX_MB", 50) * 1024 * 1024
 ARENA_UNPACKED_MAX_FILES = _env_int("ARENA_UNPACKED_MAX_FILES", 2000)
 ARENA_RUNTIMES = ("python", "node", "binary")
-# Ladders made by `manage.py ensure_ladders`: (game, players); counts a game doesn't support are skipped.
+# Ladders `manage.py ensure_ladders` makes playing: (game, players). Every other player count of a game gets a
+# paused ladder (staff start it in the admin), so each count can be challenged on.
 ARENA_LADDERS = [("thebes", 2), ("thebes", 4), ("minos", 2), ("minos", 4)]
 ARENA_RATING = {
     "initial_elo": 1500.0,

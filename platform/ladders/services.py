@@ -20,31 +20,36 @@ from ladders.models import Ladder, Rating
 from ladders.rating import Skill, elo_changes, initial_skill, openskill_update, ranks_for_rating
 
 
+def ladder_name(game: str, players: int) -> str:
+    """A default ladder's name: "Thebes 3p", "Minos solo" (one seat against the engine's own opponent)."""
+    return f"{game.capitalize()} solo" if players == 1 else f"{game.capitalize()} {players}p"
+
+
 def ensure_ladders() -> list[Ladder]:
-    """Create the ladders of `settings.ARENA_LADDERS` for every game that is installed and supports the
-    player count. Existing ladders are left as they are (an admin may have changed them)."""
+    """Create a ladder for every player count of every installed game: those of `settings.ARENA_LADDERS` playing,
+    the others paused until staff start them (admin: "active"), so that every count can be challenged on without
+    the admin. Existing ladders are left as they are (an admin may have changed them)."""
     from arena.games import game_class, names
 
+    playing = {(game, players) for game, players in settings.ARENA_LADDERS}
     made = []
-    for game, players in settings.ARENA_LADDERS:
-        if game not in names():
-            continue
+    for game in names():
         try:
             cls = game_class(game)
         except ImportError:  # registered but not written yet
             continue
-        if not cls.min_players <= players <= cls.max_players:
-            continue
-        ladder, _ = Ladder.objects.get_or_create(
-            slug=f"{game}-{players}p", defaults={"name": f"{game.capitalize()} {players}p", "game": game,
-                                                 "players": players})
-        made.append(ladder)
+        for players in range(cls.min_players, cls.max_players + 1):
+            ladder, _ = Ladder.objects.get_or_create(
+                slug=f"{game}-{players}p", defaults={"name": ladder_name(game, players), "game": game,
+                                                     "players": players, "active": (game, players) in playing})
+            made.append(ladder)
     return made
 
 
 def enroll(bot: Bot) -> None:
-    """Give the bot a rating on every active ladder of its game (idempotent)."""
-    for ladder in Ladder.objects.filter(game=bot.game, active=True):
+    """Give the bot a rating on every ladder of its game, paused ones too, so that a ladder staff start finds its
+    bots already there (idempotent)."""
+    for ladder in Ladder.objects.filter(game=bot.game):
         Rating.objects.get_or_create(ladder=ladder, bot=bot)
 
 

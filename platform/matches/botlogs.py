@@ -65,5 +65,5 @@ def seat_text(match: Match, user: Any, seat: int) -> tuple[str, str]:
     doc = visible(match, user)
     for entry in doc["seats"]:
         if entry["seat"] == seat and entry["output_visible"]:
-            return f"match-{match.pk}-{botlogs.text_file_name(entry)}", botlogs.seat_text(entry)
+            return f"match-{match.pk}-{botlogs.text_file_name(entry, first=1)}", botlogs.seat_text(entry)
     raise PermissionError("only the bot's owner (and staff) can download what it printed")

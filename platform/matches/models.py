@@ -47,6 +47,8 @@ class Match(models.Model):
                              "queued again; at ARENA_HOST_VOID_RETRIES more it fails with the reason.")
     worker = models.CharField(max_length=255, blank=True, default="")
     heartbeat_at = models.DateTimeField(null=True, blank=True)
+    decisions_played = models.PositiveIntegerField(
+        default=0, help_text="Decisions played so far by the run under way, written with its heartbeat (progress).")
     sent_at = models.DateTimeField(null=True, blank=True,
                                    help_text="When its task was last sent to the broker (recovery re-sends from it).")
     after = models.ForeignKey(

@@ -148,10 +148,14 @@ def claim(match_id: int, worker: str) -> Match | None:
         return match
 
 
-def heartbeat(match_id: int, run: Run) -> bool:
-    """Write the heartbeat of the run holding the claim. Returns False when the run no longer holds it."""
+def heartbeat(match_id: int, run: Run, decisions: int | None = None) -> bool:
+    """Write the heartbeat of the run holding the claim, with the decisions it has played so far when given (the
+    match page shows them). Returns False when the run no longer holds it."""
+    fields: dict[str, Any] = {"heartbeat_at": timezone.now()}
+    if decisions is not None:
+        fields["decisions_played"] = decisions
     return bool(Match.objects.filter(pk=match_id, worker=run.worker, attempts=run.attempt,
-                                     status=Match.Status.RUNNING).update(heartbeat_at=timezone.now()))
+                                     status=Match.Status.RUNNING).update(**fields))
 
 
 def fail(match_id: int, reason: str, run: Run | None = None) -> bool:

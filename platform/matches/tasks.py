@@ -7,8 +7,10 @@ disappears with a worker; `matches.services.claim` and `record_result` make the 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 from celery import shared_task
 from django.conf import settings
@@ -31,9 +33,13 @@ class _Heartbeat(Heartbeat):
     def __init__(self, match_id: int, run: services.Run):
         super().__init__(f"match {match_id}")
         self.match_id, self.run_ = match_id, run
+        self.decisions = 0  # set by the referee's thread after each decision (`progress`), read by each beat
+
+    def progress(self, decision: int, state: object) -> None:
+        self.decisions = decision + 1
 
     def beat(self) -> bool:
-        if services.heartbeat(self.match_id, self.run_):
+        if services.heartbeat(self.match_id, self.run_, self.decisions):
             return True
         # taken over (this worker was frozen past the stale threshold) or ended: the result of this run will be
         # discarded by record_result
@@ -45,8 +51,9 @@ class MatchCannotRun(RuntimeError):
     """The match can't be played here (reason in the message); it fails without retry."""
 
 
-def play(match: Match) -> tuple[MatchResult, Path]:
-    """Run the match with the referee; returns its result and the temporary replay file."""
+def play(match: Match, progress: Callable[[int, Any], None] | None = None) -> tuple[MatchResult, Path]:
+    """Run the match with the referee; returns its result and the temporary replay file. `progress` is called
+    after each decision with its index (from 0) and the state."""
     from arena.match import run_match  # imports the referee; named like this module's task
     from arena.sandbox.limits import SandboxLimits
 
@@ -75,7 +82,8 @@ def play(match: Match) -> tuple[MatchResult, Path]:
                 for p, folder in zip(participants, folders, strict=True)]
         result = run_match(match.game, dict(match.params), int(match.seed), bots,
                            time_control=TimeControl(**match.time_control),
-                           limits=SandboxLimits(**settings.ARENA_LIMITS), sandbox=sandbox, replay_path=str(tmp))
+                           limits=SandboxLimits(**settings.ARENA_LIMITS), sandbox=sandbox, replay_path=str(tmp),
+                           progress=progress)
     return result, tmp
 
 
@@ -100,7 +108,7 @@ def _play_and_record(match: Match, run: services.Run) -> str:
     beat = _Heartbeat(match.id, run)
     beat.start()
     try:
-        result, replay = play(match)
+        result, replay = play(match, beat.progress)
     except MatchCannotRun as exc:
         services.fail(match.id, str(exc), run)
         return "failed"

@@ -80,7 +80,8 @@ def matchmake(rng: random.Random | None = None) -> list[int]:
                     break
                 match = create_match(
                     game=ladder.game, params=ladder.game_params, time_control=ladder.time_control.to_dict(),
-                    versions=[c.version_id for c in table], ladder=ladder, kind=Match.Kind.LADDER, rated=True)
+                    versions=[c.version_id for c in table], ladder=ladder, kind=Match.Kind.LADDER,
+                    rated=ladder.players > 1)  # a solo table has no rated opponent (the engine's is unrated)
                 created.append(match.pk)
                 pending += 1
                 seated = {c.bot_id for c in table}

@@ -65,12 +65,17 @@ def on_match_ended(sender, match_id: int, **kwargs) -> None:
     if m is None or m.requested_by is None:
         return
     seats = list(m.participants.order_by("seat").values("seat", "bot_id", "bot__name", "rank", "score"))
-    ranks = ", ".join(f"{p['bot__name']} rank {p['rank']}" for p in seats if p["rank"] is not None)
+    engine = (m.result.get("engine_opponents") or []) if isinstance(m.result, dict) else []
+    finishers = [(p["rank"], p["bot__name"], p["score"]) for p in seats if p["rank"] is not None]
+    finishers += [(o["rank"], o["name"], o["score"]) for o in engine]
+    ranks = ", ".join(f"{name} rank {rank}" + (f" ({score:g})" if score is not None else "")
+                      for rank, name, score in sorted(finishers, key=lambda f: f[0]))
     notify(m.requested_by, Event.CHALLENGE_FINISHED, f"challenge match #{m.pk} {m.status}",
            f"Match #{m.pk} ({m.game}) is {m.status}" + (f": {ranks}." if ranks else "."), f"/matches/{m.pk}/",
            {"match": m.pk, "game": m.game, "status": m.status,
             "seats": [{"seat": p["seat"], "bot": p["bot_id"], "bot_name": p["bot__name"], "rank": p["rank"],
-                       "score": p["score"]} for p in seats]})
+                       "score": p["score"]} for p in seats],
+            "engine_opponents": engine})
 
 
 def _tournament_event(tournament_id: int, event: Event) -> None:

@@ -1,5 +1,5 @@
 """The pages a visitor looks for beyond the home page: every match (filtered, paginated), the ladders, one page
-per game (its rules summary from RULES.md and its ladders), a user's bots, and the favicon.
+per game (its players' rules from RULES.md, the engine notes on a page for developers, its ladders), a user's bots, and the favicon.
 
 Filters come from the query string and are hostile input: a value that is not one of the known choices (or not
 a number where a number is needed) answers 400 with the reason, never a 500 or a silently ignored filter."""
@@ -64,12 +64,24 @@ def _param(parse, request, name: str, *args):
 
 
 
+def _bot_param(request) -> int | str | None:
+    """The match list's bot: an id (digits) or a bot's name as people know it (any owner's bot of that name)."""
+    raw = (request.GET.get("bot") or "").strip()
+    if raw.isascii() and raw.isdigit():
+        return _param(query.parse_id, request, "bot")
+    name = _param(query.parse_text, request, "bot", 64)
+    if name and not Bot.objects.filter(name__iexact=name.strip()).exists():
+        raise BadFilter(f"there is no bot named {name.strip()[:64]!r} (the bot filter takes a name or an id)")
+    return name.strip() if name else None
+
+
 def match_filters(request) -> dict:
-    """The match list's filters as given (validated): game, ladder (slug), bot (id), status, kind, tournament."""
+    """The match list's filters as given (validated): game, ladder (slug), bot (id or name), status, kind,
+    tournament."""
     f = {
         "game": _param(query.parse_choice, request, "game", game_registry.names()),
         "ladder": _param(query.parse_slug, request, "ladder"),
-        "bot": _param(query.parse_id, request, "bot"),
+        "bot": _bot_param(request),
         "status": _param(query.parse_choice, request, "status", Match.Status.values),
         "kind": _param(query.parse_choice, request, "kind", Match.Kind.values),
         "tournament": _param(query.parse_id, request, "tournament"),
@@ -92,7 +104,9 @@ def match_list(request):
     if f["ladder"]:
         qs = qs.filter(ladder__slug=f["ladder"])
     if f["bot"]:
-        qs = qs.filter(pk__in=Participant.objects.filter(bot_id=f["bot"]).values("match_id"))
+        seats = (Participant.objects.filter(bot_id=f["bot"]) if isinstance(f["bot"], int)
+                 else Participant.objects.filter(bot__name__iexact=f["bot"]))
+        qs = qs.filter(pk__in=seats.values("match_id"))
     if f["status"]:
         qs = qs.filter(status=f["status"])
     if f["kind"]:
@@ -103,7 +117,8 @@ def match_list(request):
         Prefetch("participants", queryset=Participant.objects.select_related("bot").order_by("seat")))
     page = ListPage(qs, request.GET.get("page"), MATCHES_PER_PAGE)
     query = urlencode({k: v for k, v in f.items() if v})
-    bot = Bot.objects.filter(pk=f["bot"]).first() if f["bot"] else None
+    bot = (Bot.objects.filter(pk=f["bot"]).first() if isinstance(f["bot"], int)
+           else Bot.objects.filter(name__iexact=f["bot"]).order_by("pk").first() if f["bot"] else None)
     return render(request, "web/matches.html", {
         "page": page, "per_page": MATCHES_PER_PAGE, "filters": f, "extra": f"&{query}" if query else "", "filter_bot": bot,
         **_match_form_context(f)})
@@ -121,8 +136,13 @@ def ladder_list(request):
     return render(request, "web/ladders.html", {"ladders": ladders})
 
 
+#: the heading in a game's RULES.md where the players' rules end and the engine notes for developers begin
+DEVELOPERS_HEADING = "## For developers"
+
+
 def rules_text(game: str) -> tuple[str, str]:
-    """(summary, full text) of the game's RULES.md: the summary is the text before its first section."""
+    """(players' rules, engine notes) of the game's RULES.md: the text before its "For developers" heading (less
+    the file's title) and the text after it. A file without that heading is all players' rules."""
     path = Path(game_registry.__file__).resolve().parent / game / "RULES.md"
     try:
         text = path.read_text(encoding="utf-8")
@@ -130,19 +150,21 @@ def rules_text(game: str) -> tuple[str, str]:
         return "", ""
     lines = text.splitlines()
     body = lines[1:] if lines and lines[0].startswith("# ") else lines
-    summary: list[str] = []
-    for line in body:
-        if line.startswith("## "):
-            break
-        summary.append(line)
-    return "\n".join(summary).strip(), text
+    for i, line in enumerate(body):
+        if line.strip() == DEVELOPERS_HEADING:
+            return "\n".join(body[:i]).strip(), "\n".join(body[i + 1:]).strip()
+    return "\n".join(body).strip(), ""
+
+
+def _game(name: str):
+    if name not in game_registry.names():
+        raise Http404(f"no game {name!r}")
+    return game_registry.game_class(name)
 
 
 def game_page(request, name: str):
-    if name not in game_registry.names():
-        raise Http404(f"no game {name!r}")
-    game = game_registry.game_class(name)
-    summary, full = rules_text(name)
+    game = _game(name)
+    players_rules, engine_notes = rules_text(name)
     ladders = Ladder.objects.filter(game=name).annotate(bots=Count("ratings")).order_by("-active", "players")
     bots = Bot.objects.filter(game=name).count()
     recent = (Match.objects.filter(game=name, status=Match.Status.FINISHED).order_by("-id")
@@ -150,8 +172,19 @@ def game_page(request, name: str):
                                          queryset=Participant.objects.select_related("bot").order_by("seat")))[:10])
     return render(request, "web/game.html", {
         "name": name, "game": {"min_players": game.min_players, "max_players": game.max_players,
-                               "engine_version": game.engine_version}, "summary": summary, "rules": full, "ladders": ladders, "bots": bots,
+                               "engine_version": game.engine_version}, "rules": players_rules,
+        "has_engine_notes": bool(engine_notes), "ladders": ladders, "bots": bots,
         "recent": recent, "players": range(game.min_players, game.max_players + 1)})
+
+
+def game_developers_page(request, name: str):
+    """The engine notes of a game's RULES.md: every rule choice with its source and test, the engine's interface."""
+    game = _game(name)
+    _, engine_notes = rules_text(name)
+    if not engine_notes:
+        raise Http404(f"no engine notes for {name!r}")
+    return render(request, "web/game_developers.html", {
+        "name": name, "engine_version": game.engine_version, "notes": engine_notes})
 
 
 def user_page(request, username: str):
@@ -178,3 +211,29 @@ def user_page(request, username: str):
 def favicon(request):
     return FileResponse(open(STATIC / "favicon.svg", "rb"), content_type="image/svg+xml")
 
+
+
+SEARCH_LIMIT = 25  # results of each kind a search shows
+
+
+def search(request):
+    """Bots, users and teams whose name holds the words typed (case-insensitive), at most `SEARCH_LIMIT` of each,
+    exact names first. Deleted accounts and teams are not found."""
+    from teams.models import Team
+
+    try:
+        q = (_param(query.parse_text, request, "q", 64) or "").strip()
+    except BadFilter as exc:
+        return render(request, "web/search.html", {"q": "", "error": str(exc)}, status=400)
+    found: dict = {"bots": [], "users": [], "teams": []}
+    if q:
+        def first_exact(qs, field: str) -> list:
+            rows = list(qs.filter(**{f"{field}__icontains": q}).order_by(field)[:SEARCH_LIMIT])
+            return sorted(rows, key=lambda r: getattr(r, field).lower() != q.lower())
+
+        found = {
+            "bots": first_exact(Bot.objects.select_related("owner", "team"), "name"),
+            "users": first_exact(get_user_model().objects.filter(is_active=True), "username"),
+            "teams": first_exact(Team.objects.filter(deleted_at__isnull=True), "name"),
+        }
+    return render(request, "web/search.html", {"q": q, **found, "limit": SEARCH_LIMIT})

@@ -4,10 +4,12 @@ Django's log-in view (web/urls.py) with allauth's backend behind it: a username 
 
 from __future__ import annotations
 
+from allauth.account.utils import get_next_redirect_url
 from allauth.account.views import SignupView as AllauthSignupView
 from django.http import HttpResponse
 
 from accounts import throttles
+from accounts.adapter import AFTER_VERIFICATION
 
 
 class SignupView(AllauthSignupView):
@@ -18,6 +20,14 @@ class SignupView(AllauthSignupView):
             return HttpResponse(f"Too many sign-ups from your address: try again in {int(wait) + 1} s.",
                                 status=429, content_type="text/plain")
         return super().dispatch(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        """Signed up with a page to go back to (`next`, e.g. a team invitation that sent them to log in): allauth
+        goes there now, and the verification link mailed goes there too (`AccountAdapter`), in this browser."""
+        response = super().form_valid(form)
+        if url := get_next_redirect_url(self.request):
+            self.request.session[AFTER_VERIFICATION] = url
+        return response
 
 
 signup = SignupView.as_view()

@@ -224,12 +224,13 @@ def match(request, match_id: int):
         p.shown_faults = visible_faults(p.faults, deal_visible=visible, own_seat=own)
     tgame = getattr(m, "tournament_game", None)  # the reverse one-to-one raises an AttributeError when absent
     players = len(seats)
-    return render(request, "web/match.html", {
+    # a match under way: its progress (web/_match_progress.html) refreshes itself until the match is done
+    return _live_page(request, "web/match.html", "web/_match_progress.html", {
         "match": m, "seats": seats, "tournament_game": tgame, "seed": visible_seed(m, request.user),
         "has_replay": bool(m.replay_path), "seat_range": range(players),
         # the game's own opponents (Minos solo: Rhadamanthus), a row of the seats table once there is a result
         "opponents": frames.opponents(m.game, players, m.result) if m.result else [],
-        "chapter_word": CHAPTER_WORDS.get(m.game, "chapter")})
+        "chapter_word": CHAPTER_WORDS.get(m.game, "chapter")}, live=not m.done)
 
 
 SEED_STILL_PLAYED = "this match's deal is still being played (duplicate set or version-test pair): shown once it is over"
@@ -308,12 +309,13 @@ def tournament(request, tournament_id: int):
 def cross_table(t, table: list[dict], entries: dict, rounds: list) -> dict | None:
     """A round robin's cross-table: one row and one column per entry (in table order), each cell the points the
     row's bot took from the column's bot over their finished games (1 for finishing ahead, ½ for a tie, per pair
-    of seats at a table, as in the standings) and how many games they met in. None before there are entries."""
+    of seats at a table, as in the standings), how many games they met in and the last of those matches. None before there are entries."""
     order = [row["entry"] for row in table if row.get("entry") in entries] or [
         e.id for e in sorted(entries.values(), key=lambda e: (e.seeding, e.id))]
     if not order:
         return None
     cells: dict[tuple[int, int], list[float]] = {}
+    met: dict[tuple[int, int], list[int]] = {}  # the matches each pair met in, in round order
     for rnd in rounds:
         for g in rnd.games.all():
             if not g.match or g.match.status != "finished":
@@ -327,13 +329,14 @@ def cross_table(t, table: list[dict], entries: dict, rounds: list) -> dict | Non
                     cell = cells.setdefault((a, b), [0.0, 0])
                     cell[0] += pts
                     cell[1] += 1
+                    met.setdefault((a, b), []).append(g.match.pk)
     rows = []
     for a in order:
         row = []
         for b in order:
             got = cells.get((a, b))
             row.append({"self": a == b, "points": got[0] if got else None, "games": got[1] if got else 0,
-                        "opponent": entries[b].bot.name})
+                        "opponent": entries[b].bot.name, "match": met[(a, b)][-1] if got else None})
         rows.append({"entry": entries[a], "cells": row})
     return {"columns": [entries[e] for e in order], "rows": rows}
 
@@ -341,20 +344,22 @@ def cross_table(t, table: list[dict], entries: dict, rounds: list) -> dict | Non
 # ------------------------------------------------------------------------------------------------ owner pages
 
 def _save_notifications(request):
-    """The owner page's notification form (a plain form: it works without JavaScript)."""
+    """The owner page's notification form (a plain form: it works without JavaScript). Refused (a webhook URL
+    that is not allowed, an address not one's own...): the page again with the error and every change the
+    owner made still in the form (400), so nothing typed is lost."""
     from notifications import services as notifications
     from notifications.events import ALL
 
+    posted = {"events": {e: f"event-{e}" in request.POST for e in ALL}, "email": "email" in request.POST,
+              "email_address": request.POST.get("email_address", "").strip(),
+              "webhook_url": request.POST.get("webhook_url", "").strip(),
+              "rotate_secret": "rotate_secret" in request.POST}
     try:
-        notifications.update(request.user, events={e: f"event-{e}" in request.POST for e in ALL},
-                             email="email" in request.POST,
-                             email_address=request.POST.get("email_address", "").strip(),
-                             webhook_url=request.POST.get("webhook_url", "").strip(),
-                             rotate_secret="rotate_secret" in request.POST)
+        notifications.update(request.user, **posted)
     except notifications.PreferencesRefused as exc:
         messages.error(request, f"Notifications not saved: {exc}")
-    else:
-        messages.success(request, "Notification choices saved.")
+        return _owner_page(request, refused={**posted, "errors": exc.errors}, status=400)
+    messages.success(request, "Notification choices saved.")
     return redirect("web:me")
 
 
@@ -367,6 +372,11 @@ def me(request):
         request.session["new_api_token"] = tokens.replace(request.user)
         messages.success(request, "A new API token was made; the old ones no longer work.")
         return redirect("web:me")
+    return _owner_page(request)
+
+
+def _owner_page(request, refused: dict | None = None, status: int = 200):
+    """The owner page; `refused`: the notification form as it was posted and refused, shown as posted."""
     token = ApiToken.objects.filter(user=request.user).first()
     new_key = request.session.pop("new_api_token", None)
     bots = list(playable_by(request.user).select_related("active_version", "team")  # own and teams' bots
@@ -377,17 +387,29 @@ def me(request):
     opponents = (Bot.objects.exclude(owner=request.user).filter(active_version__status=BotVersion.Status.READY,
                                                                 retired_at__isnull=True)
                  .select_related("owner").order_by("game", "name")[:500])
-    ladders = Ladder.objects.filter(active=True)
+    ladders = list(Ladder.objects.order_by("game", "players"))
+    # the challenge form opens on a ladder of the game of the first bot it offers, a playing one if any
+    first_game = next((b.game for b in bots if b.playing_version is not None), None)
+    of_game = sorted((lad for lad in ladders if lad.game == first_game), key=lambda lad: not lad.active)
+    challenge_ladder = of_game[0].slug if of_game else ""
     from notifications import services as notifications
     from notifications.events import LABELS
 
     prefs = notifications.own_preferences(request.user)
-    notify_events = [(e.value, label, e.value in prefs.events) for e, label in LABELS.items()]
+    chosen = refused["events"] if refused else {e.value: e.value in prefs.events for e in LABELS}
+    notify_events = [(e.value, label, chosen.get(e.value, False)) for e, label in LABELS.items()]
+    notify = {"email": refused["email"] if refused else prefs.email,
+              "email_address": refused["email_address"] if refused else request.user.email,
+              "webhook_url": refused["webhook_url"] if refused else prefs.webhook_url,
+              "webhook_secret": prefs.webhook_secret, "rotate_secret": bool(refused and refused["rotate_secret"]),
+              "errors": refused["errors"] if refused else {}}
     response = render(request, "web/me.html", {"token": token, "new_key": new_key, "bots": bots,
                                                "opponents": opponents, "ladders": ladders,
+                                               "challenge_ladder": challenge_ladder,
                                                "games": game_registry.names(),
-                                               "notify": prefs, "notify_events": notify_events,
-                                               "verification_pending": verification_pending(request.user)})
+                                               "notify": notify, "notify_events": notify_events,
+                                               "verification_pending": verification_pending(request.user)},
+                      status=status)
     if new_key:
         response["Cache-Control"] = "no-store"  # the key is on this page once: keep it out of caches
     return response

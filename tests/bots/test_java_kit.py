@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena import botbuild
+from arena import botbuild, botlogs
 from arena.botpkg import load_manifest
 from arena.match import BotSpec, run_match
 from arena.sandbox import runtimes
@@ -46,9 +46,13 @@ def test_the_java_bot_holds_only_its_sources_and_runs_with_usr_only(java_random)
 
 
 @pytest.mark.parametrize("game", ["thebes", "minos"])
-def test_java_random_plays_a_sandboxed_match(java_random, game):
+def test_java_random_plays_a_sandboxed_match(java_random, game, tmp_path):
     bots = [BotSpec(PYTHON_RANDOM), BotSpec(str(java_random))]
-    result = run_match(game, {"players": 2}, 11, bots, sandbox=True)
+    replay = tmp_path / "m.replay.json.gz"
+    result = run_match(game, {"players": 2}, 11, bots, sandbox=True, replay_path=str(replay))
     assert [s.name for s in result.seats] == ["python-random", "java-random"]
     for seat in result.seats:
         assert seat.faults == [] and not seat.disqualified and seat.decisions > 0, seat
+    # nothing the owner did not print: no netty warning about the sandbox's missing network interface
+    java = botlogs.load(botlogs.logs_path(replay))["seats"][1]
+    assert "WARNING" not in java["startup"] and "netty" not in java["startup"], java["startup"]

@@ -337,9 +337,9 @@ def test_the_owner_page_form_saves_notification_choices(make_user, client, setti
     got = services.as_dict(user)
     assert got["events"]["version_failed"] and not got["events"]["tournament_started"] and got["email"]
     settings.ARENA_WEBHOOK = {**settings.ARENA_WEBHOOK, "allow_private": False}
-    client.post("/me/", {"action": "notifications", "webhook_url": "http://127.0.0.1/"})
+    refused = client.post("/me/", {"action": "notifications", "webhook_url": "http://127.0.0.1/"})
     assert services.as_dict(user)["webhook_url"] == ""  # refused, nothing saved
-    assert "private, loopback" in client.get("/me/").content.decode()
+    assert refused.status_code == 400 and "private, loopback" in refused.content.decode()
 
 
 def test_the_bot_page_offers_validate_again_for_a_timed_out_build_to_its_owner(make_user, client):

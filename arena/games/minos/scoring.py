@@ -3,6 +3,8 @@ platform reads (scores, breakdowns, ranking, the solo verdict)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from arena.games.base import rank_by_keys
 from arena.games.minos import data as D
 from arena.games.minos.position import BOT, MinosPosition
@@ -87,3 +89,10 @@ def ranking(st: MinosPosition) -> list[int]:
 def solo_won(st: MinosPosition) -> bool:
     """Solo: the human wins only with strictly more VP than Rhadamanthus (§12.4)."""
     return st.players[0]["vp"] > st.solo_bot()["vp"]
+
+
+def engine_opponent_results(st: MinosPosition) -> list[dict[str, Any]]:
+    """Solo: Rhadamanthus' VP and rank, first unless the human beat it (E-01)."""
+    if not st.solo:
+        return []
+    return [{"name": "Rhadamanthus", "score": float(st.solo_bot()["vp"]), "rank": 2 if solo_won(st) else 1}]

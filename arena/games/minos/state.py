@@ -255,6 +255,9 @@ class MinosState(MinosPosition):
     def score_breakdown(self) -> list[dict[str, float]]:
         return scoring.score_breakdown(self)
 
+    def engine_opponent_results(self) -> list[dict[str, Any]]:
+        return scoring.engine_opponent_results(self)
+
     def solo_won(self) -> bool:
         """Solo: the human wins only with strictly more VP than Rhadamanthus (§12.4)."""
         return scoring.solo_won(self)

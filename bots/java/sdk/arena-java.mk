@@ -19,9 +19,12 @@ JAVAC ?= $(JAVA_HOME)/bin/javac
 JAVA_SOURCES := $(shell find . -name '*.java' -not -path './$(BUILD_DIR)/*')
 SYSTEM_JARS := $(shell cat $(JAVA_KIT)/classpath.txt)
 # the JVM inside the sandbox: a small heap, serial GC and one compiler thread (threads count against its process
-# limit), and a metaspace and code cache that fit its address-space limit
+# limit), and a metaspace and code cache that fit its address-space limit. The sandbox has no network interface,
+# so netty could not read a hardware address for its channel ids and warned so at the top of every bot's log: it
+# is given a fixed one (a locally administered address; the ids only need to differ within the one process)
 JAVA_OPTS ?= -Xmx256m -Xss512k -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 \
-  -XX:ReservedCodeCacheSize=64m -XX:MaxMetaspaceSize=128m -XX:CompressedClassSpaceSize=64m -Xshare:auto
+  -XX:ReservedCodeCacheSize=64m -XX:MaxMetaspaceSize=128m -XX:CompressedClassSpaceSize=64m -Xshare:auto \
+  -Dio.netty.machineId=02:00:00:00:00:01
 
 .PHONY: all clean
 .DELETE_ON_ERROR:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from html import escape
+from typing import Any
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
@@ -32,6 +33,28 @@ def _num(x: float | int | None) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
 
 
+class EngineOpponent:
+    """An opponent the game engine played itself (Minos solo: Rhadamanthus), as a list shows a seat: a name, a
+    score and a rank from the match's recorded result (`MatchResult.engine_opponents`), and no bot to link to."""
+
+    bot_id = None
+
+    def __init__(self, data: dict):
+        self.name = str(data.get("name", ""))
+        self.score = data.get("score")
+        self.rank = data.get("rank")
+
+
+@register.filter
+def in_result_order(m) -> list:
+    """A match's seats (participants) and engine opponents in the order a reader wants them: by rank once ranks
+    are known (ties and unranked seats by seat number), else by seat."""
+    result = m.result if isinstance(m.result, dict) else {}
+    rows: list[tuple[tuple[int, int], Any]] = [((p.rank or 99, p.seat), p) for p in m.participants.all()]
+    rows += [((o.rank or 99, 99), o) for o in map(EngineOpponent, result.get("engine_opponents") or [])]
+    return [item for _, item in sorted(rows, key=lambda r: r[0])]
+
+
 @register.filter
 def match_row(m) -> SafeString:
     """One row of a match list (web/_match_row.html), rendered in Python: a list page renders 50 of them, and the
@@ -39,13 +62,14 @@ def match_row(m) -> SafeString:
     from django.utils.timesince import timesince
 
     seats = []
-    for p in m.participants.all():
+    for p in in_result_order(m):
         rank = f"{p.rank}. " if p.rank else ""
         score = f" ({_num(p.score)})" if p.score is not None else ""
         # a disqualified seat's moves were the referee's from then on: the result says less about its bot
-        out = ' <span class="bad">disqualified</span>' if p.disqualified else ""
-        seats.append(f'<span class="seat-chip{" winner" if p.rank == 1 else ""}">{rank}'
-                     f'<a href="/bots/{int(p.bot_id)}/">{escape(p.bot.name)}</a>{score}{out}</span> ')
+        out = ' <span class="bad">disqualified</span>' if getattr(p, "disqualified", False) else ""
+        name = (f'<a href="/bots/{int(p.bot_id)}/">{escape(p.bot.name)}</a>' if p.bot_id
+                else f'<span class="engine-opponent" title="played by the game engine">{escape(p.name)}</span>')
+        seats.append(f'<span class="seat-chip{" winner" if p.rank == 1 else ""}">{rank}{name}{score}{out}</span> ')
     kind = f' <span class="tag">{escape(m.kind)}</span>' if m.kind != "ladder" else ""
     players = (m.params or {}).get("players", "") if isinstance(m.params, dict) else ""
     when = (f'<time datetime="{isotime(m.finished_at)}">{escape(timesince(m.finished_at))} ago</time>'
@@ -71,24 +95,39 @@ def _inline(text: str) -> str:
     return out
 
 
+def _table(rows: list[str]) -> str:
+    """A pipe table as an HTML table: the first row is the header, a `|---|` separator row is dropped."""
+    cells = [[c.strip() for c in r.strip().strip("|").split("|")] for r in rows]
+    body = [r for r in cells[1:] if not all(re.fullmatch(r":?-+:?", c or "-") for c in r)]
+    head = "".join(f'<th scope="col">{_inline(c)}</th>' for c in cells[0])
+    rows_html = "".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>" for r in body)
+    # a wide table scrolls sideways on a phone: the scrolling box takes keyboard focus, named after its columns
+    label = escape("table: " + ", ".join(c.strip("`*") for c in cells[0][:3]))
+    return (f'<div class="table-wrap" tabindex="0" role="region" aria-label="{label}"><table><thead><tr>{head}</tr>'
+            f'</thead><tbody>{rows_html}</tbody></table></div>')
+
+
 @register.filter
 def markdown_lite(text: str, shift: int = 1) -> SafeString:
-    """Headings (shifted down `shift` levels), paragraphs, bullet lists, tables as preformatted text, inline code
-    and emphasis. Everything is escaped first, so a file can never inject markup."""
+    """Headings (shifted down `shift` levels), paragraphs, bullet and numbered lists, pipe tables (the first row
+    the header, the `|---|` row dropped), inline code and emphasis. Everything is escaped first, so a file can
+    never inject markup."""
     html: list[str] = []
     para: list[str] = []
     items: list[str] = []
     table: list[str] = []
+    ordered = [False]  # whether the list being collected is numbered
 
     def flush() -> None:
         if para:
             html.append(f"<p>{_inline(' '.join(para))}</p>")
             para.clear()
         if items:
-            html.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in items) + "</ul>")
+            tag = "ol" if ordered[0] else "ul"
+            html.append(f"<{tag}>" + "".join(f"<li>{_inline(i)}</li>" for i in items) + f"</{tag}>")
             items.clear()
         if table:
-            html.append(f'<div class="table-wrap"><pre>{escape(chr(10).join(table))}</pre></div>')
+            html.append(_table(table))
             table.clear()
 
     for line in (text or "").splitlines():
@@ -102,10 +141,12 @@ def markdown_lite(text: str, shift: int = 1) -> SafeString:
             if para or items:
                 flush()
             table.append(stripped)
-        elif stripped.startswith(("- ", "* ")):
-            if para or table:
+        elif stripped.startswith(("- ", "* ")) or re.match(r"^\d+\. ", stripped):
+            numbered = stripped[0].isdigit()
+            if para or table or (items and numbered != ordered[0]):
                 flush()
-            items.append(stripped[2:])
+            ordered[0] = numbered
+            items.append(stripped.split(" ", 1)[1])
         elif not stripped:
             flush()
         elif items and line.startswith("  "):

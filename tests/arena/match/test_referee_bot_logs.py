@@ -69,7 +69,7 @@ def test_a_fault_names_the_viewer_turn(tmp_path):
 def test_text_files_one_per_seat(tmp_path):
     _, logs, _ = _logs(tmp_path, "chatty", "good")
     paths = botlogs.write_text_files(tmp_path / "logs", logs)
-    assert [p.name for p in paths] == ["seat1-chatty.log", "seat2-good.log"]
+    assert [p.name for p in paths] == ["seat0-chatty.log", "seat1-good.log"]
     text = paths[0].read_text()
     assert "== start-up ==" in text and "== turn 1 (decision 0) ==" in text
     assert "[annotation] plan for decision 0" in text and "== end ==" in text
@@ -93,8 +93,8 @@ def test_arena_play_logs_writes_the_same_files(tmp_path, capsys):
                  "--replay", str(replay), "--logs", str(tmp_path / "logs")])
     assert code == 0
     names = sorted(p.name for p in (tmp_path / "logs").iterdir())
-    assert names == ["match.logs.json.gz", "seat1-chatty.log", "seat2-good.log"]
+    assert names == ["match.logs.json.gz", "seat0-chatty.log", "seat1-good.log"]
     doc = botlogs.load(tmp_path / "logs" / "match.logs.json.gz")
     assert doc["seats"][0]["decisions"][0]["annotation"] == "plan for decision 0"
-    assert "[annotation] plan for decision 0" in (tmp_path / "logs" / "seat1-chatty.log").read_text()
+    assert "[annotation] plan for decision 0" in (tmp_path / "logs" / "seat0-chatty.log").read_text()
     assert "bot logs:" in capsys.readouterr().err

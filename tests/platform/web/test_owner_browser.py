@@ -39,6 +39,7 @@ def test_log_in_create_a_bot_and_upload_a_version(browser, live_server, tmp_path
     archive.write_bytes(zip_bytes(bot_files("my-digger")))
     form = browser.find_element(By.CSS_SELECTOR, f"form[data-upload='/api/bots/{bot.pk}/versions/']")
     form.find_element(By.CSS_SELECTOR, "input[type=file]").send_keys(str(archive))
+    browser.execute_script("window.notReloaded = true")
     form.find_element(By.CSS_SELECTOR, "button").click()
     out = wait(browser, lambda d: (lambda t: t if t and t != "Uploading…" else None)(
         form.find_element(By.CSS_SELECTOR, "output").text), timeout=20)
@@ -46,6 +47,10 @@ def test_log_in_create_a_bot_and_upload_a_version(browser, live_server, tmp_path
         assert out.startswith("Uploaded as version 1"), out
         assert form.find_element(By.CSS_SELECTOR, "progress").get_attribute("value") == "100"
         assert bot.versions.count() == 1
+        # the card follows the validation in place: the new version appears in it without a reload
+        card = f"#bot-card-{bot.pk} [data-card-versions]"
+        wait(browser, lambda d: "v1" in d.find_element(By.CSS_SELECTOR, card).text, timeout=30)
+        assert browser.execute_script("return window.notReloaded === true")
     else:
         assert out.startswith("Upload refused") and "sandbox" in out, out
 

@@ -103,8 +103,9 @@ def test_match_list_filters_and_pages(client, world, settings, round_robin, mino
     with_bot = ids(f"?bot={bot0.pk}")
     assert thebes.pk in with_bot and minos.pk not in with_bot
     assert ids(f"?bot={bot0.pk}&status=finished&game=thebes&ladder=thebes-4p&kind=tournament") == [thebes.pk]
+    assert ids(f"?bot={bot0.name.upper()}") == with_bot, "a bot's name finds the same matches as its id"
     # hostile filters: a clear 400, never a 500
-    for query, why in [("?status=nope", "status must be one of"), ("?bot=x", "bot must be a number"),
+    for query, why in [("?status=nope", "status must be one of"), ("?bot=x", "there is no bot named &#x27;x&#x27;"),
                        ("?bot=99999999999999999999", "out of range"), ("?game=chess", "game must be one of"),
                        ("?ladder=nope", "no ladder"), ("?tournament=123456", "no tournament"),
                        ("?kind=%3Cscript%3E", "kind must be one of")]:
@@ -130,10 +131,21 @@ def test_ladders_games_and_users(client, world):
     from arena import games
 
     assert f"2–4 players · engine <code>{games.game_class('thebes').engine_version}</code>" in page
-    assert "Rules in short" in page and "Peter Prinz" in page and 'href="/ladders/thebes-4p/"' in page
-    assert "<h3>Setup" in page or "Setup" in page  # the full RULES.md, its headings as headings
+    assert "Peter Prinz" in page and 'href="/ladders/thebes-4p/"' in page
+    # the players' rules, headings as headings and the time wheel as a table; the engine notes on their own page
+    assert "<h2>How to play</h2>" in page and "<h3>Scoring</h3>" in page and '<th scope="col">knowledge</th>' in page
+    assert "test_thebes" not in page and "D18" not in page, "no engine notes among the players' rules"
+    assert 'href="/games/thebes/developers/"' in page
+    dev = text(client.get("/games/thebes/developers/"))
+    assert "<h2>Decisions from the data's notes</h2>" in dev and "test_thebes_setup" in dev and "How to play" not in dev
     page = text(client.get("/games/minos/"))
     assert "Rhadamanthus" in page and "No ladder plays Minos yet" in page
+    for part in ("<h3>Goal</h3>", "<h3>What is on the table</h3>", "<h3>A round</h3>",
+                 "<h3>Scoring after rounds 2 and 4</h3>", "<h3>End of the game (after round 4)</h3>"):
+        assert part in page, part
+    assert "position.py" not in page and "mypy" not in page, "engine notes stay on the developers' page"
+    assert "position.py" in text(client.get("/games/minos/developers/"))
+    assert client.get("/games/chess/developers/").status_code == 404
     assert client.get("/games/chess/").status_code == 404
     page = text(client.get("/users/owner0/"))
     assert 'href="/bots/' in page and "digger0" in page and "Thebes 4 players" in page
@@ -173,8 +185,10 @@ def test_round_robin_cross_table(client, world, round_robin):
     rows = dict(re.findall(r'<tr data-cross="(digger\d)">(.*?)</tr>', page, re.S))
     assert set(rows) == set(ranks)
     for name, row in rows.items():
-        cells = re.findall(r"<td[^>]*>([^<]*)</td>", row)
+        cells = re.findall(r"<td[^>]*>(?:<a [^>]*>)?([^<]*)(?:<span[^>]*>[^<]*</span></a>)?</td>", row)
         assert len(cells) == 4 and cells.count("—") == 1
+        # a cell links to the match the two met in
+        assert len(re.findall(rf'<a href="/matches/{world["match"].pk}/">', row)) == 3
         won = sum(float(c.split("/")[0]) for c in cells if "/" in c)
         assert won == sum(1 for other, r in ranks.items() if other != name and ranks[name] < r), name
 

@@ -12,6 +12,40 @@ function explain(body) {
   return Object.entries(body).map(([k, v]) => `${k}: ${[].concat(v).join(" ")}`).join("; ");
 }
 
+// Validation runs on a worker: until the version is ready or failed, re-read its status every few seconds and
+// redraw the bot's card (its status line and versions) from the owner page, so nobody has to reload.
+const WAITING = new Set(["pending", "validating"]);
+
+async function redrawCard(card) {
+  const resp = await fetch(location.pathname, { credentials: "same-origin", headers: { Accept: "text/html" } });
+  if (!resp.ok) return;
+  const fresh = new DOMParser().parseFromString(await resp.text(), "text/html").getElementById(card.id);
+  if (!fresh) return;
+  for (const part of ["[data-card-status]", "[data-card-versions]"]) {
+    const now = card.querySelector(part);
+    const next = fresh.querySelector(part);
+    if (now && next) now.replaceWith(next);
+  }
+}
+
+function followValidation(card, version, out) {
+  let delay = 2000;
+  const step = async () => {
+    const resp = await fetch(`/api/versions/${version.id}/`, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    const body = resp.ok ? await resp.json().catch(() => null) : null;
+    if (card) await redrawCard(card);
+    if (!body) { out.textContent = `Version ${version.number}: its status could not be read (${resp.status}); reload later.`; return; }
+    if (WAITING.has(body.status)) {
+      out.textContent = `Version ${version.number} is ${body.status}…`;
+      delay = Math.min(delay * 1.5, 15000);
+      setTimeout(step, delay);
+    } else {
+      out.textContent = `Version ${version.number} is ${body.status}${body.status_reason ? `: ${body.status_reason}` : "."}`;
+    }
+  };
+  setTimeout(step, delay);
+}
+
 for (const form of document.querySelectorAll("form[data-upload]")) {
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -26,9 +60,12 @@ for (const form of document.querySelectorAll("form[data-upload]")) {
     xhr.addEventListener("load", () => {
       let body = null;
       try { body = JSON.parse(xhr.responseText); } catch { body = xhr.responseText; }
-      out.textContent = xhr.status === 201
-        ? `Uploaded as version ${body.number}: ${body.status}. Validation runs in the background; reload to see it.`
-        : `Upload refused (${xhr.status}): ${explain(body)}`;
+      if (xhr.status === 201) {
+        out.textContent = `Uploaded as version ${body.number}: ${body.status}. Validating…`;
+        followValidation(form.closest("article"), body, out);
+      } else {
+        out.textContent = `Upload refused (${xhr.status}): ${explain(body)}`;
+      }
     });
     xhr.addEventListener("error", () => { out.textContent = "The upload failed: network error."; });
     out.textContent = "Uploading…";
@@ -79,4 +116,37 @@ for (const box of document.querySelectorAll("input[type=checkbox][data-json-patc
     if (resp.ok) out.textContent = "Saved.";
     else { box.checked = !box.checked; out.textContent = `Refused (${resp.status}): ${explain(body)}`; }
   });
+}
+
+// The challenge form follows the chosen ladder: only bots of the ladder's game are offered (yours with a version
+// that plays, opponents ready), the opponents' count is the ladder's seats less one, and a solo ladder asks for
+// none (the engine plays Rhadamanthus). Options of another game are hidden and unselected, never sent.
+for (const form of document.querySelectorAll("form[data-challenge]")) {
+  const ladder = form.querySelector("select[name=ladder]");
+  const bot = form.querySelector("select[name=bot]");
+  const opponents = form.querySelector("select[name=opponents]");
+  const follow = () => {
+    const chosen = ladder.selectedOptions[0];
+    if (!chosen) return;
+    const game = chosen.dataset.game;
+    const seats = Number(chosen.dataset.players);
+    for (const select of [bot, opponents]) {
+      for (const o of select.options) {
+        o.hidden = o.disabled = o.dataset.game !== game;
+        if (o.hidden) o.selected = false;
+      }
+    }
+    if (!bot.selectedOptions.length || bot.selectedOptions[0].hidden) {
+      const first = [...bot.options].find((o) => !o.hidden);
+      bot.value = first ? first.value : "";
+    }
+    const mine = bot.value;
+    for (const o of opponents.options) if (o.value === mine) { o.hidden = o.disabled = true; o.selected = false; }
+    form.querySelector("#ch-opp-p").hidden = seats < 2;
+    form.querySelector("#ch-solo").hidden = seats >= 2;
+    form.querySelector("#ch-opp-count").textContent = seats === 2 ? "choose 1" : `choose ${seats - 1}`;
+  };
+  ladder.addEventListener("change", follow);
+  bot.addEventListener("change", follow);
+  follow();
 }
