@@ -149,7 +149,12 @@ def opponents(game: str, players: int, result: dict[str, Any] | None,
     """The game's own opponents (`Game.engine_opponents`; Minos solo: Rhadamanthus) as the end screen and the
     seats table show them: `{"name", "rank", "score", "row"}`, `row` their score row after the seats (`parts`:
     the story's final parts, which hold their score; without them `score` is None). Their ranks are the ones the
-    seats' ranks leave free, in order (`arena.match.ranking.final_ranks` ranks the seats around them)."""
+    seats' ranks leave free, in order (`arena.match.ranking.final_ranks` ranks the seats around them), unless the
+    result records them (`MatchResult.engine_opponents`, matches played since it exists): then as recorded."""
+    recorded = (result or {}).get("engine_opponents") or []
+    if recorded:
+        return [{"name": o["name"], "rank": o.get("rank"), "score": o.get("score"), "row": players + k}
+                for k, o in enumerate(recorded)]
     mod = narration.narrator(game)
     names = mod.opponent_names(players) if mod and hasattr(mod, "opponent_names") else []
     taken = {s.get("rank") for s in (result or {}).get("seats") or []}
