@@ -3,8 +3,10 @@ rules can be tested on plain values (and simulated: `bench/rating_calibration.py
 
 A ladder table:
 
-1. The seed is the bot that most needs a game: fewest games, then longest idle (never played first), then the
-   newest version (a fresh upload gets its first games quickly).
+1. The seed is the bot that most needs a game: a new version still playing its first games (`Candidate.new`:
+   its rating's interval is widest then, and the leaderboard shows the new version's rating), then fewest
+   games, then longest idle (never played first), then the newest version. A bot sits in one pending match at
+   a time, so a new version takes one table of the ladder's pending ones and everyone else keeps playing.
 2. The other seats are drawn at random, each remaining candidate weighted by the information a game between it
    and the seed carries about their ratings, p·(1 − p) with p the expected score from the leaderboard rating
    (¼ for equals, ~1/12 at 400 points apart, ~1/100 at 800): neighbours meet most, but everyone can meet
@@ -44,6 +46,7 @@ class Candidate:
     house: bool = False     # a built-in bot of the house: exempt from the one-bot-per-owner rule
     team_id: int | None = None  # the team that owns the bot, if a team does
     member_ids: tuple[int, ...] = ()  # that team's members: each has a stake in the bot
+    new: bool = False       # its active version has not played its first games on the ladder yet (rule 1)
 
     @property
     def stakes(self) -> frozenset[tuple[str, int]]:
@@ -59,7 +62,7 @@ class Candidate:
 def need_key(c: Candidate) -> tuple:
     """Sort key: the bot that most needs a game first."""
     idle = c.last_played_at.timestamp() if c.last_played_at is not None else float("-inf")
-    return (c.games, idle, -c.version_created_at.timestamp(), c.bot_id)
+    return (not c.new, c.games, idle, -c.version_created_at.timestamp(), c.bot_id)
 
 
 def information(rating: float, opponent: float) -> float:

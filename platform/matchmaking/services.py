@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import transaction
 
 from botregistry.models import BotVersion
-from ladders.models import Ladder, Rating
+from ladders.models import Ladder, Rating, VersionRating
 from matches.models import Match, Participant
 from matches.services import create_match
 from matches.storage import storage_low
@@ -30,18 +30,23 @@ def busy_bot_ids(ladder: Ladder) -> set[int]:
 
 def ready_candidates(ladder: Ladder) -> list[Candidate]:
     """Every bot enrolled on the ladder whose active version is ready (and that is not retired), with its
-    leaderboard rating."""
+    leaderboard rating (its active version's), and whether that version is still playing its first games there
+    (`ARENA_RATING["new_version_first_games"]`, counted at the last refit)."""
     rows = (Rating.objects.filter(ladder=ladder, bot__active_version__status=BotVersion.Status.READY,
                                   bot__retired_at__isnull=True)
             .values_list("bot_id", "bot__owner_id", "bot__builtin", "bot__active_version_id",
                          "bot__active_version__created_at", "rating", "games", "last_played_at", "bot__team_id"))
     rows = list(rows)
+    played = dict(VersionRating.objects.filter(ladder=ladder, version_id__in=[v for _, _, _, v, *_ in rows])
+                  .values_list("version_id", "games"))
+    first = settings.ARENA_RATING["new_version_first_games"]
     members: dict[int, list[int]] = {}
     for team_id, user_id in Membership.objects.filter(team_id__in={t for *_, t in rows if t is not None}
                                                       ).values_list("team_id", "user_id"):
         members.setdefault(team_id, []).append(user_id)
     return [Candidate(bot_id=b, owner_id=o, house=h, version_id=v, version_created_at=vc, rating=r, games=g,
-                      last_played_at=lp, team_id=t, member_ids=tuple(members.get(t, ())) if t is not None else ())
+                      last_played_at=lp, team_id=t, member_ids=tuple(members.get(t, ())) if t is not None else (),
+                      new=played.get(v, 0) < first)
             for b, o, h, v, vc, r, g, lp, t in rows]
 
 

@@ -143,3 +143,67 @@ def _admin_form_data(page) -> dict:
             value = field.value()
             data[field.html_name] = "" if value is None else value
     return data
+
+
+# ------------------------------------------------------------------------------ each version rated as itself
+def _ladder_with_an_upload(seed: int, jump: float, before: int, after: int):
+    """Ten bots of known strengths play two-player games (Plackett–Luce draws, partners at random); after
+    `before` games a bot, bot 0 uploads a version `jump` Elo stronger (player 10, following player 0), which
+    then plays `after` games. Returns (results keyed by version, the truths by version)."""
+    import math
+    import random
+
+    from ladders.rating_fit import ELO_PER_NAT, Results
+
+    rng = random.Random(seed)
+    truth = [rng.gauss(0.0, 200.0) for _ in range(10)]
+    truth.append(truth[0] + jump)
+    results = Results()
+
+    def game(a: int, b: int) -> None:
+        pa, pb = (truth[v] / ELO_PER_NAT - math.log(-math.log(rng.random())) for v in (a, b))
+        results.add([a, b], [1, 2] if pa > pb else [2, 1])
+
+    for _ in range(before * 10 // 2):
+        a, b = rng.sample(range(10), 2)
+        game(a, b)
+    for _ in range(after):
+        game(10, rng.randrange(1, 10))
+    return results, truth
+
+
+def test_a_new_version_starts_from_the_one_before_with_a_wider_interval():
+    """Before its first game a new version's rating is its predecessor's, and its interval is wider by about one
+    version step (√(I² + (1.96·VERSION_SD)²), up to the ladder's average moving with it)."""
+    import math
+
+    from ladders.rating_fit import VERSION_SD, Z95, fit
+
+    results, _ = _ladder_with_an_upload(seed=31, jump=0.0, before=100, after=0)
+    f = fit(results, [10], previous={10: 0})
+    assert f.rating[10] == pytest.approx(f.rating[0], abs=1e-6)
+    step = math.hypot(f.interval[0], Z95 * VERSION_SD)
+    assert f.interval[0] < f.interval[10] <= step
+    assert f.interval[10] == pytest.approx(step, rel=0.1)
+    # a successor without games tells nothing about anyone: the gaps between the others stay (their level
+    # relative to the average moves, as the average now counts the new version too)
+    alone = fit(results)
+    assert all(f.rating[b] - f.rating[1] == pytest.approx(alone.rating[b] - alone.rating[1], abs=0.5)
+               for b in range(10))
+
+
+def test_a_stronger_version_is_rated_from_its_own_games_with_an_interval_that_covers_the_jump():
+    """Bot 0 (after 1,000 games a bot) uploads a version 300 Elo stronger: after 300 games of its own the new
+    version's 95% interval holds its true strength relative to the ladder's average, and the old version's holds
+    the old one (each a 95% event; seed 31, the issue's number, not chosen). Pooling both versions (the old
+    method) would rate the new one by a mixture of 1,000 old games and 300 new ones."""
+    import statistics
+
+    from ladders.rating_fit import fit
+
+    results, truth = _ladder_with_an_upload(seed=31, jump=300.0, before=1000, after=300)
+    f = fit(results, previous={10: 0})
+    centre = statistics.fmean(truth)
+    for version in (10, 0):
+        assert abs(f.rating[version] - 1500 - (truth[version] - centre)) <= f.interval[version], version
+    assert f.rating[10] - f.rating[0] > 300 - f.interval[10] - f.interval[0]
