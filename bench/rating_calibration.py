@@ -26,8 +26,8 @@ platform's, seating the new version first for its first `--first-games` games (A
 "new_version_first_games"). After 100/300/1,000 games of the new version both methods fit the same games:
 - pooled (the old method): every game of a bot in one player, whichever version played it;
 - versions (the platform's): each version a player, chained to its predecessor by N(0, VERSION_SD²).
-The truth is the new version's strength minus the mean true strength of the fit's players (the old version
-counts among them under `versions`, as it does on the platform). Per point: coverage (share of ladders whose
+The truth is the new version's strength minus the mean true strength of the bots as they play now (both fits
+are centred there: the platform's on every bot's playing version). Per point: coverage (share of ladders whose
 95% interval holds the truth; goal ≥ 90%), bias (mean estimate − truth, with its own 95% interval over the
 ladders; goal: inside the rating's interval from 300 games on) and the mean interval.
 """
@@ -153,16 +153,17 @@ def version_change(n_bots: int, players: int, before: int, checkpoints: list[int
         pooled.add(table, ranks)
         versions.add(seats, ranks)
         if g % per_round == 0:
-            rating = fit(versions, rating.keys(), previous=previous, version_sd=version_sd, start=rating).rating
+            rating = fit(versions, rating.keys(), previous=previous, version_sd=version_sd, centred_on=version,
+                         start=rating).rating
         if new in seats:
             new_games += 1
             if new_games in checkpoints:
-                mine = fit(versions, rating.keys(), previous=previous, version_sd=version_sd, start=rating)
+                mine = fit(versions, rating.keys(), previous=previous, version_sd=version_sd, centred_on=version,
+                           start=rating)
                 old = fit(pooled, range(n_bots))
-                truth_versions = strength[new] - statistics.fmean(strength)
-                truth_pooled = strength[new] - statistics.fmean(strength[v] for v in version)
-                out[new_games] = {"pooled": (old.rating[changed] - 1500.0 - truth_pooled, old.interval[changed]),
-                                  "versions": (mine.rating[new] - 1500.0 - truth_versions, mine.interval[new])}
+                truth = strength[new] - statistics.fmean(strength[v] for v in version)
+                out[new_games] = {"pooled": (old.rating[changed] - 1500.0 - truth, old.interval[changed]),
+                                  "versions": (mine.rating[new] - 1500.0 - truth, mine.interval[new])}
     return out
 
 

@@ -16,11 +16,11 @@ every pair's result is exactly this logistic, so the fit is consistent for any n
 
 The estimate. A Gaussian prior N(0, `PRIOR_SD`²) on every θ that has no previous version keeps a bot that won (or lost) every game finite and
 makes the problem strictly concave; with tens of games it moves a rating by well under its interval. The maximum
-of the penalised log-likelihood is found by Newton's method (a handful of steps from the last fit). Since the
-likelihood only sees differences, the ratings' mean is exactly the prior's centre: a rating is "how much stronger
-than the ladder's average bot", shown around `centre` (1500).
+of the penalised log-likelihood is found by Newton's method (a handful of steps from the last fit). The
+likelihood only sees differences: a rating is "how much stronger than the ladder's average bot", the average of
+the players `centred_on` (the platform: every bot's playing version) shown as `centre` (1500).
 
-The interval. ±1.96 × the standard error of θi − mean(θ), from the inverse of the Fisher information plus the
+The interval. ±1.96 × the standard error of θi − that average, from the inverse of the Fisher information plus the
 prior's precision (the observed information of the fit). The seats of one 3–4-player game are not independent
 comparisons (a bot that played well beat everyone at once): their scores vary more than independent pairs would.
 That is measured, not assumed: the dispersion φ = Σ (observed − expected score)² / Σ expected variance over all
@@ -123,13 +123,16 @@ def _comparisons(results: Results, index: dict[int, int]) -> tuple:
 
 def fit(results: Results, bots: Iterable[int] = (), *, centre: float = 1500.0, prior_sd: float = PRIOR_SD,
         previous: Mapping[int, int] | None = None, version_sd: float = VERSION_SD,
-        start: dict[int, float] | None = None, tolerance: float = 1e-7, max_steps: int = 100) -> Fit:
+        centred_on: Iterable[int] | None = None, start: dict[int, float] | None = None, tolerance: float = 1e-7,
+        max_steps: int = 100) -> Fit:
     """Fit the ratings of `bots` and of every player in `results` (see the module's docstring).
 
     `previous`: player → the player it follows (a bot's version → its version before, both then in the fit);
     such a player's prior is its predecessor's rating ± `version_sd` instead of the ladder's average ±
     `prior_sd`. `start`: earlier ratings (Elo scale, around `centre`) to start Newton's method from; the answer
-    does not depend on it, only the number of steps does."""
+    does not depend on it, only the number of steps does. `centred_on`: the players whose average is `centre`
+    (the bots' playing versions, so that old versions and a new one without games move nobody's rating); all
+    by default."""
     previous = dict(previous or {})
     ids = sorted(set(bots) | results.bots() | set(previous) | set(previous.values()))
     if not ids:
@@ -202,8 +205,18 @@ def fit(results: Results, bots: Iterable[int] = (), *, centre: float = 1500.0, p
     # conditioned as the data however wide the prior. (Q = λI gives H = A + λP.)
     u = prior.sum(axis=1)
     h = info + prior - np.outer(u, u) / u.sum() + 1.0 / n
-    var = np.maximum(np.diag(np.linalg.inv(h)) - 1.0 / n, 0.0)
-    rating = centre + ELO_PER_NAT * (theta - theta.mean())
+    spread = np.linalg.inv(h) - 1.0 / n
+    # relative to the average of `centred_on` (weights w): θ − 1wᵀθ = (I − 1wᵀ)·Pθ, so its variance is
+    # (I − 1wᵀ)·(P·C·P)·(I − w1ᵀ), whose diagonal is below
+    w = np.full(n, 1.0 / n)
+    if centred_on is not None:
+        anchors = [index[b] for b in set(centred_on) if b in index]
+        if anchors:
+            w = np.zeros(n)
+            w[anchors] = 1.0 / len(anchors)
+    sw = spread @ w
+    var = np.maximum(np.diag(spread) - 2.0 * sw + w @ sw, 0.0)
+    rating = centre + ELO_PER_NAT * (theta - w @ theta)
     half = Z95 * ELO_PER_NAT * np.sqrt(var)
     return Fit({b: float(rating[k]) for b, k in index.items()}, {b: float(half[k]) for b, k in index.items()},
                dispersion, len(results))

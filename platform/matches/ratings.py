@@ -86,7 +86,7 @@ def refit_ratings(ladder_id: int | None = None, force: bool = False) -> list[int
                   if v is not None}
         players = results.bots() | active
         known = {v.version_id: v for v in VersionRating.objects.filter(ladder=ladder)}
-        result = fit(results, players, previous=version_chain(players),
+        result = fit(results, players, previous=version_chain(players), centred_on=active,
                      centre=settings.ARENA_RATING["initial_elo"],
                      start={v: r.rating for v, r in known.items()})
         games = results.games_of()
