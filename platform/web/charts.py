@@ -34,7 +34,7 @@ def rating_history(series: dict[int, list[RatingPoint]], *, label: str, width: i
     if not runs:
         return mark_safe(f'<p class="muted">{escape(label)}: not fitted yet.</p>')
     every = [p for _, pts in runs for p in pts]
-    pad_l, pad_r, pad_t, pad_b = 48, 30, 14, 30
+    pad_l, pad_r, pad_t, pad_b = 52, 30, 14, 30
     lo = min(p.value - p.interval for p in every)
     hi = max(p.value + p.interval for p in every)
     if hi - lo < 20:
