@@ -64,8 +64,8 @@ class BotServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Decide(self, request, context):
-        """Called for each of your seat's decisions. The gRPC deadline of the call is the time you have
-        (TimeLeft.decision_ms + TimeLeft.bank_ms); answer before it.
+        """Called for each of your seat's decisions. You have TimeLeft.decision_ms + TimeLeft.bank_ms of your bot's
+        clock (see TimeControl); the call's gRPC deadline is only the referee's wall backstop.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -14,7 +14,7 @@ from accounts.names import impersonation, protected_names
 from botregistry.models import Bot, BotVersion
 from botregistry.ownership import can_play, retired_why
 from botregistry.services import set_active_version
-from ladders.models import Ladder, Rating
+from ladders.models import Ladder, Rating, VersionRating
 from matches import seeds
 from matches.models import Match, Participant
 from matches.seeds import visible_seed
@@ -64,13 +64,35 @@ class UploadSerializer(serializers.Serializer):
     archive = ArchiveField(help_text="The bot as a .zip or .tar.gz with bot.toml at its top level.")
 
 
+class VersionRatingSerializer(serializers.ModelSerializer):
+    version = serializers.IntegerField(source="version.number", read_only=True)
+
+    class Meta:
+        model = VersionRating
+        fields = ["version", "rating", "rating_interval", "games", "fitted_at"]
+
+
 class BotRatingSerializer(serializers.ModelSerializer):
     ladder = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     provisional = serializers.BooleanField(read_only=True)
+    rating = serializers.FloatField(read_only=True, help_text="The bot's rating: its active version's, fitted "
+                                                               "(the leaderboard's), Elo scale.")
+    rating_interval = serializers.FloatField(read_only=True, allow_null=True,
+                                             help_text="Half-width of `rating`'s 95% interval; null before a fit.")
+    elo = serializers.FloatField(read_only=True, help_text="Incremental Elo over all versions (no interval; not "
+                                                            "the rating).")
+    versions = serializers.SerializerMethodField(help_text="Each version's own fitted rating on this ladder.")
 
     class Meta:
         model = Rating
-        fields = ["ladder", "elo", "mu", "sigma", "games", "wins", "provisional", "last_played_at"]
+        fields = ["ladder", "rating", "rating_interval", "versions", "elo", "mu", "sigma", "games", "wins",
+                  "provisional", "last_played_at"]
+
+    @extend_schema_field(VersionRatingSerializer(many=True))
+    def get_versions(self, rating: Rating) -> list[dict]:
+        rows = VersionRating.objects.filter(ladder_id=rating.ladder_id, version__bot_id=rating.bot_id
+                                            ).select_related("version").order_by("version__number")
+        return list(VersionRatingSerializer(rows, many=True).data)
 
 
 class BotSerializer(serializers.ModelSerializer):

@@ -340,6 +340,12 @@ ARENA_RATING = {
     # for this many games.
     "new_version_sigma": 0.5,
     "new_version_provisional_games": 5,
+    # the bot page's rating history: a refit adds a point for a version that played since its last point at
+    # most this often (seconds; its first point always)
+    "history_every": _env_float("ARENA_RATING_HISTORY_EVERY", 600.0),
+    # matchmaking seats a new version first (as the seed of a table) until it has played this many games on
+    # the ladder: its interval is widest then, and it is in one pending match at a time, so no one starves
+    "new_version_first_games": 30,
 }
 ARENA_MATCHMAKING = {
     "max_pending_per_ladder": _env_int("ARENA_MAX_PENDING", 2),  # queued + running matches a ladder keeps

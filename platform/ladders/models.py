@@ -36,10 +36,11 @@ def _initial_elo() -> float:
 class Rating(models.Model):
     """A bot's standing on one ladder.
 
-    `rating` ± `rating_interval` is the leaderboard's: the maximum-likelihood fit over all of the ladder's rated
-    games with its 95% interval (ladders.rating_fit), refitted periodically. `elo` is the incremental Elo a
-    match moves at once (each participant's elo_before/after), and μ/σ OpenSkill's; neither has an interval of
-    its own that the leaderboard could show."""
+    `rating` ± `rating_interval` is "the bot's rating" wherever one is shown: its active version's
+    `VersionRating`, the fit of the ladder's rated games with its 95% interval (ladders.rating_fit), refitted
+    periodically, and set at once to the previous version's wider prior when the active version changes. `elo`
+    is the incremental Elo a match moves at once (each participant's elo_before/after), and μ/σ OpenSkill's: kept
+    in the API for its clients, shown on no page (they pool every version and have no interval of their own)."""
 
     ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="ratings")
     bot = models.ForeignKey("botregistry.Bot", on_delete=models.CASCADE, related_name="ratings")
@@ -76,3 +77,40 @@ class Rating(models.Model):
     def ordinal(self) -> float:
         """OpenSkill's conservative skill estimate μ − 3σ."""
         return self.mu - 3 * self.sigma
+
+
+class VersionRating(models.Model):
+    """One bot version's fitted rating on one ladder (ladders.rating_fit: each version is a player of the fit,
+    chained to the bot's version before by a prior), as of the ladder's last refit. `games`: that version's
+    rated games on the ladder in that fit."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="version_ratings")
+    version = models.ForeignKey("botregistry.BotVersion", on_delete=models.CASCADE, related_name="ratings")
+    rating = models.FloatField(help_text="Fitted rating, Elo scale (the ladder's mean is the initial Elo).")
+    rating_interval = models.FloatField(help_text="Half-width of the rating's 95% interval.")
+    games = models.PositiveIntegerField(default=0)
+    fitted_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["ladder", "version"], name="version_rating_unique")]
+        ordering = ["ladder", "version"]
+
+    def __str__(self) -> str:
+        return f"{self.version} on {self.ladder}: {self.rating:.0f} ± {self.rating_interval:.0f}"
+
+
+class RatingHistory(models.Model):
+    """A version's fitted rating at one refit: the bot page's chart, one series per version. A refit adds a
+    point for a version whose games changed, at most one per `ARENA_RATING["history_every"]` seconds (and always
+    its first), so an active ladder does not write a row per version per minute."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="rating_history")
+    version = models.ForeignKey("botregistry.BotVersion", on_delete=models.CASCADE, related_name="rating_history")
+    at = models.DateTimeField()
+    rating = models.FloatField()
+    rating_interval = models.FloatField()
+    games = models.PositiveIntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["ladder", "version", "at"], name="rating_history_series")]
+        ordering = ["at", "id"]

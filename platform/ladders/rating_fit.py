@@ -2,19 +2,25 @@
 
 Plain Python and NumPy, no Django (the simulation in `bench/rating_calibration.py` calls it as the platform does).
 
+A player of the fit is one bot version (`matches.ratings` keys the results by version): a bot that uploads a new
+version gets a new player, rated from that version's games only, and its opponents' old versions stay in the fit
+as the opponents they were. The versions of one bot are chained by a prior on each step, θ(v2) − θ(v1) ~
+N(0, `VERSION_SD`²) (`previous`): a new version starts at its predecessor's rating with an interval wider by that
+step, and its own games take over within tens of games (a dynamic Bradley–Terry whose time steps are uploads).
+
 The model. Every pair of seats of a finished game is one comparison, won by the better rank (equal ranks: half
 each): for 2 players this is Bradley–Terry, for 3–4 the pairwise decomposition of the game. A bot's rating θ (in
 natural units; Elo = θ · 400/ln 10) gives ``P(i beats j) = 1/(1 + e^(θj − θi))`` — Elo's logistic curve.
 If a game's finishing order is a Plackett–Luce draw (each seat's performance is its strength plus Gumbel noise),
 every pair's result is exactly this logistic, so the fit is consistent for any number of seats.
 
-The estimate. A Gaussian prior N(0, `PRIOR_SD`²) on every θ keeps a bot that won (or lost) every game finite and
+The estimate. A Gaussian prior N(0, `PRIOR_SD`²) on every θ that has no previous version keeps a bot that won (or lost) every game finite and
 makes the problem strictly concave; with tens of games it moves a rating by well under its interval. The maximum
-of the penalised log-likelihood is found by Newton's method (a handful of steps from the last fit). Since the
-likelihood only sees differences, the ratings' mean is exactly the prior's centre: a rating is "how much stronger
-than the ladder's average bot", shown around `centre` (1500).
+of the penalised log-likelihood is found by Newton's method (a handful of steps from the last fit). The
+likelihood only sees differences: a rating is "how much stronger than the ladder's average bot", the average of
+the players `centred_on` (the platform: every bot's playing version) shown as `centre` (1500).
 
-The interval. ±1.96 × the standard error of θi − mean(θ), from the inverse of the Fisher information plus the
+The interval. ±1.96 × the standard error of θi − that average, from the inverse of the Fisher information plus the
 prior's precision (the observed information of the fit). The seats of one 3–4-player game are not independent
 comparisons (a bot that played well beat everyone at once): their scores vary more than independent pairs would.
 That is measured, not assumed: the dispersion φ = Σ (observed − expected score)² / Σ expected variance over all
@@ -26,7 +32,7 @@ when draws are common. `bench/rating_calibration.py` checks the coverage of the 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +41,10 @@ from numpy.typing import NDArray
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 PRIOR_SD = 400.0   # Elo; a new bot's interval is about ±1.96 × 400
+# Elo; how far a new version may plausibly be from the one before (one SD). Chosen by measurement
+# (bench/rating_calibration.py --case version): wide enough that a +200 jump is covered from the first games,
+# narrow enough that an unchanged upload keeps a useful rating until it has played.
+VERSION_SD = 200.0
 Z95 = 1.959963984540054
 
 
@@ -55,6 +65,15 @@ class Results:
 
     def bots(self) -> set[int]:
         return {b for games in self.tables.values() for bots, _ in games for b in bots}
+
+    def games_of(self) -> dict[int, int]:
+        """How many games each player played."""
+        counts: dict[int, int] = {}
+        for games in self.tables.values():
+            for bots, _ in games:
+                for b in bots:
+                    counts[b] = counts.get(b, 0) + 1
+        return counts
 
     def __len__(self) -> int:
         return sum(len(g) for g in self.tables.values())
@@ -106,56 +125,101 @@ def _comparisons(results: Results, index: dict[int, int]
 
 
 def fit(results: Results, bots: Iterable[int] = (), *, centre: float = 1500.0, prior_sd: float = PRIOR_SD,
-        start: dict[int, float] | None = None, tolerance: float = 1e-7, max_steps: int = 100) -> Fit:
-    """Fit the ratings of `bots` and of every bot in `results` (see the module's docstring).
+        previous: Mapping[int, int] | None = None, version_sd: float = VERSION_SD,
+        centred_on: Iterable[int] | None = None, start: dict[int, float] | None = None, tolerance: float = 1e-7,
+        max_steps: int = 100) -> Fit:
+    """Fit the ratings of `bots` and of every player in `results` (see the module's docstring).
 
-    `start`: earlier ratings (Elo scale, around `centre`) to start Newton's method from; the answer does not
-    depend on it, only the number of steps does."""
-    ids = sorted(set(bots) | results.bots())
+    `previous`: player → the player it follows (a bot's version → its version before, both then in the fit);
+    such a player's prior is its predecessor's rating ± `version_sd` instead of the ladder's average ±
+    `prior_sd`. `start`: earlier ratings (Elo scale, around `centre`) to start Newton's method from; the answer
+    does not depend on it, only the number of steps does. `centred_on`: the players whose average is `centre`
+    (the bots' playing versions, so that old versions and a new one without games move nobody's rating); all
+    by default."""
+    previous = dict(previous or {})
+    ids = sorted(set(bots) | results.bots() | set(previous) | set(previous.values()))
     if not ids:
         return Fit({}, {}, 1.0, 0)
     index = {b: k for k, b in enumerate(ids)}
     n = len(ids)
     i, j, count, wins, tables = _comparisons(results, index)
     precision = (ELO_PER_NAT / prior_sd) ** 2      # prior precision in natural units
+    # The prior's precision matrix: λ on the diagonal of every first version, and a Laplacian edge of precision
+    # 1/τ² between each version and its predecessor (the chain prior). Every chain has a first version, so it
+    # is positive definite and the penalised likelihood strictly concave.
+    prior = np.zeros((n, n))
+    for k, b in enumerate(ids):
+        if b not in previous:
+            prior[k, k] += precision
+    step_precision = (ELO_PER_NAT / version_sd) ** 2
+    for b, before in previous.items():
+        a, c = index[b], index[before]
+        if a == c:
+            raise ValueError("a version cannot follow itself")
+        prior[a, a] += step_precision
+        prior[c, c] += step_precision
+        prior[a, c] -= step_precision
+        prior[c, a] -= step_precision
     theta = np.zeros(n)
     if start:
         theta = np.array([(start.get(b, centre) - centre) / ELO_PER_NAT for b in ids])
         theta -= theta.mean()
 
-    def information(theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Gradient of the penalised log-likelihood and its Fisher information (a weighted graph Laplacian)."""
+    def information(theta: np.ndarray, dispersion: float) -> tuple[np.ndarray, np.ndarray]:
+        """Gradient of the penalised quasi-log-likelihood (the data's part divided by φ) and its Fisher
+        information (a weighted graph Laplacian, also divided by φ)."""
         p = 1.0 / (1.0 + np.exp(theta[j] - theta[i]))
         resid = wins - count * p
-        grad = np.bincount(i, resid, n) - np.bincount(j, resid, n) - precision * theta
+        grad = (np.bincount(i, resid, n) - np.bincount(j, resid, n)) / dispersion - prior @ theta
         w = count * p * (1.0 - p)
         info = np.zeros((n, n))
         np.add.at(info, (i, j), -w)
         np.add.at(info, (j, i), -w)
         info[np.diag_indices(n)] = np.bincount(i, w, n) + np.bincount(j, w, n)
-        return grad, info
+        return grad, info / dispersion
 
-    eye = precision * np.eye(n)
-    for _ in range(max_steps):
-        grad, info = information(theta)
-        step = np.linalg.solve(info + eye, grad)
-        biggest = np.abs(step).max()
-        if biggest > 2.0:  # Newton from far away can overshoot a logistic; the objective is concave, so a cap is enough
-            step *= 2.0 / biggest
-        theta += step
-        if biggest < tolerance:
-            break
-    grad, info = information(theta)
+    def newton(theta: np.ndarray, dispersion: float) -> np.ndarray:
+        for _ in range(max_steps):
+            grad, info = information(theta, dispersion)
+            step = np.linalg.solve(info + prior, grad)
+            biggest = np.abs(step).max()
+            if biggest > 2.0:  # Newton from far away can overshoot a logistic; the objective is concave: a cap is enough
+                step *= 2.0 / biggest
+            theta = theta + step
+            if biggest < tolerance:
+                break
+        return theta
+
+    theta = newton(theta, 1.0)
     # Draws do carry less variance than wins (φ < 1), but a ladder of nothing but draws measures φ = 0, which
     # divides by zero below, and a handful of them would let each game count many times over: a floor.
     dispersion = max(_dispersion(theta, tables), MIN_DISPERSION)
-    # Var(θi − mean θ), the diagonal of P·C·P with C = (A + λI)⁻¹, A = info/φ, λ = prior precision and
-    # P = I − 11ᵀ/n: the prior's uncertainty about the whole ladder's level widens nobody's interval. The
-    # Laplacian A has A·1 = 0, so with M = A + λI + 11ᵀ/n (1 is then an eigenvector of eigenvalue λ + 1),
-    # P·C·P = M⁻¹ − 11ᵀ/(n(λ + 1)); M is as well conditioned as the data, however wide the prior.
-    m = info / dispersion + eye + 1.0 / n
-    var = np.maximum(np.diag(np.linalg.inv(m)) - 1.0 / (n * (precision + 1.0)), 0.0)
-    rating = centre + ELO_PER_NAT * (theta - theta.mean())
+    if previous:
+        # Against a chain prior the data's weight matters to the estimate too (without one the prior is a
+        # negligible N(0, 400²)): once more with the data's information scaled by the measured φ.
+        theta = newton(theta, dispersion)
+        dispersion = max(_dispersion(theta, tables), MIN_DISPERSION)
+    _, info = information(theta, dispersion)
+    # Var(θi − mean θ), the diagonal of P·C·P with C = (A + Q)⁻¹ the posterior covariance (A = info/φ, Q the
+    # prior's precision) and P = I − 11ᵀ/n: the uncertainty about the whole ladder's level widens nobody's
+    # interval. Inverting A + Q itself would lose the digits of a wide prior to that level's huge variance;
+    # instead the level is integrated out: with u = Q·1, H = A + Q − u·uᵀ/(1ᵀu) is the precision of P·θ
+    # (a Schur complement; H·1 = 0, as A·1 = 0), and with J = 11ᵀ/n, P·C·P = (H + J)⁻¹ − J, as well
+    # conditioned as the data however wide the prior. (Q = λI gives H = A + λP.)
+    u = prior.sum(axis=1)
+    h = info + prior - np.outer(u, u) / u.sum() + 1.0 / n
+    spread = np.linalg.inv(h) - 1.0 / n
+    # relative to the average of `centred_on` (weights w): θ − 1wᵀθ = (I − 1wᵀ)·Pθ, so its variance is
+    # (I − 1wᵀ)·(P·C·P)·(I − w1ᵀ), whose diagonal is below
+    w = np.full(n, 1.0 / n)
+    if centred_on is not None:
+        anchors = [index[b] for b in set(centred_on) if b in index]
+        if anchors:
+            w = np.zeros(n)
+            w[anchors] = 1.0 / len(anchors)
+    sw = spread @ w
+    var = np.maximum(np.diag(spread) - 2.0 * sw + w @ sw, 0.0)
+    rating = centre + ELO_PER_NAT * (theta - w @ theta)
     half = Z95 * ELO_PER_NAT * np.sqrt(var)
     return Fit({b: float(rating[k]) for b, k in index.items()}, {b: float(half[k]) for b, k in index.items()},
                dispersion, len(results))

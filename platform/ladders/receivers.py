@@ -27,7 +27,8 @@ def enroll_ready_version(sender, version: BotVersion, **_) -> None:
 
 @receiver(active_version_changed, dispatch_uid="ladders.widen_for_new_version")
 def widen_for_changed_version(sender, bot_id: int, previous_version_id: int | None, **_) -> None:
-    """Another version plays now: μ and Elo stay, σ widens, provisional again for a few games
+    """Another version plays now: the rating becomes the new version's prior (the old rating, a wider
+    interval), μ and Elo stay, σ widens, provisional again for a few games
     (`ladders.services.widen_for_new_version`). A bot's first version has nothing to widen."""
     if previous_version_id is not None:
         widened = widen_for_new_version(bot_id)

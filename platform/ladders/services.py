@@ -11,13 +11,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
-from django.db.models import F
-from django.db.models.functions import Greatest
+from django.db.models import F, OuterRef, Subquery
+from django.db.models.functions import Coalesce, Greatest, Power, Sqrt
 from django.utils import timezone
 
 from botregistry.models import Bot
-from ladders.models import Ladder, Rating
+from ladders.models import Ladder, Rating, VersionRating
 from ladders.rating import Skill, elo_changes, initial_skill, openskill_update, ranks_for_rating
+from ladders.rating_fit import VERSION_SD, Z95
 
 
 def ladder_name(game: str, players: int) -> str:
@@ -54,15 +55,25 @@ def enroll(bot: Bot) -> None:
 
 
 def widen_for_new_version(bot_id: int) -> int:
-    """A bot's active version changed: on every ladder keep its μ and Elo (the new version starts from the old
-    one's standing), raise σ to at least `new_version_sigma` × the initial σ, and make the rating provisional
-    for `new_version_provisional_games` more games. Returns the number of ratings changed.
+    """A bot's active version changed: on every ladder its rating becomes the new version's before it has
+    played, the fit's prior (ladders.rating_fit): the old version's rating with the interval widened by one
+    version step, √(interval² + (1.96 · VERSION_SD)²), until the next refit rates it from its own games (a
+    version that played on the ladder before gets its own last fitted rating back). μ and
+    Elo stay, σ rises to at least `new_version_sigma` × the initial σ, and the rating is provisional for
+    `new_version_provisional_games` more games. Returns the number of ratings changed.
 
     One UPDATE, so it is atomic per row against `apply_ratings` (which holds the same row locks)."""
     rules = settings.ARENA_RATING
     floor = rules["new_version_sigma"] * initial_skill().sigma
+    step = (Z95 * VERSION_SD) ** 2
+    # a version that played here before (a switch back) has a rating of its own already
+    own = VersionRating.objects.filter(ladder_id=OuterRef("ladder_id"), version__bot__active_version=F("version"),
+                                       version__bot_id=bot_id)
     return Rating.objects.filter(bot_id=bot_id).update(
-        sigma=Greatest(F("sigma"), floor), provisional_until=F("games") + rules["new_version_provisional_games"])
+        sigma=Greatest(F("sigma"), floor), provisional_until=F("games") + rules["new_version_provisional_games"],
+        rating=Coalesce(Subquery(own.values("rating")[:1]), F("rating")),
+        rating_interval=Coalesce(Subquery(own.values("rating_interval")[:1]),
+                                 Sqrt(Power(F("rating_interval"), 2) + step)))
 
 
 def apply_ratings(match: Any, participants: Sequence[Any]) -> None:

@@ -3,10 +3,13 @@ rules can be tested on plain values (and simulated: `bench/rating_calibration.py
 
 A ladder table:
 
-1. The seed is the bot that most needs a game: fewest games, then longest idle (never played first), then the
-   newest version (a fresh upload gets its first games quickly). A ladder match of the bot's version that failed
-   counts as a game, and its end as when the bot last played: a version whose matches all fail (a package no
-   worker could run) would otherwise stay at 0 games and seed every table.
+1. The seed is the bot that most needs a game: a new version still playing its first games (`Candidate.new`:
+   its rating's interval is widest then, and the leaderboard shows the new version's rating), then fewest
+   games, then longest idle (never played first), then the newest version. A bot sits in one pending match at
+   a time, so a new version takes one table of the ladder's pending ones and everyone else keeps playing. A
+   ladder match of the bot's version that failed counts as a game (also towards its first games), and its end
+   as when the bot last played: a version whose matches all fail (a package no worker could run) would
+   otherwise stay at 0 games and seed every table.
 2. The other seats are drawn at random, each remaining candidate weighted by the information a game between it
    and the seed carries about their ratings, p·(1 − p) with p the expected score from the leaderboard rating
    (¼ for equals, ~1/12 at 400 points apart, ~1/100 at 800): neighbours meet most, but everyone can meet
@@ -48,6 +51,7 @@ class Candidate:
     member_ids: tuple[int, ...] = ()  # that team's members: each has a stake in the bot
     failed: int = 0         # ladder matches of this version that failed (never played: no rating games)
     last_failed_at: datetime | None = None
+    new: bool = False       # its active version has not played its first games on the ladder yet (rule 1)
 
     @property
     def stakes(self) -> frozenset[tuple[str, int]]:
@@ -60,11 +64,11 @@ class Candidate:
         return frozenset({("team", self.team_id), *(("user", m) for m in self.member_ids)})
 
 
-def need_key(c: Candidate) -> tuple[int, float, float, int]:
+def need_key(c: Candidate) -> tuple[bool, int, float, float, int]:
     """Sort key: the bot that most needs a game first."""
     seen = [t.timestamp() for t in (c.last_played_at, c.last_failed_at) if t is not None]
     idle = max(seen) if seen else float("-inf")
-    return (c.games + c.failed, idle, -c.version_created_at.timestamp(), c.bot_id)
+    return (not c.new, c.games + c.failed, idle, -c.version_created_at.timestamp(), c.bot_id)
 
 
 def information(rating: float, opponent: float) -> float:

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import Count, Max
 
 from botregistry.models import BotVersion
-from ladders.models import Ladder, Rating
+from ladders.models import Ladder, Rating, VersionRating
 from matches.models import Match, Participant
 from matches.services import create_match
 from matches.storage import storage_low
@@ -31,7 +31,9 @@ def busy_bot_ids(ladder: Ladder) -> set[int]:
 
 def ready_candidates(ladder: Ladder) -> list[Candidate]:
     """Every bot enrolled on the ladder whose active version is ready (and that is not retired), with its
-    leaderboard rating and its version's failed ladder matches (`matchmaking.rules.need_key`)."""
+    leaderboard rating (its active version's), its version's failed ladder matches (`matchmaking.rules.need_key`)
+    and whether that version is still playing its first games there (`ARENA_RATING["new_version_first_games"]`,
+    games counted at the last refit, failed matches counted too)."""
     rows = list(Rating.objects.filter(ladder=ladder, bot__active_version__status=BotVersion.Status.READY,
                                       bot__retired_at__isnull=True)
                 .values_list("bot_id", "bot__owner_id", "bot__builtin", "bot__active_version_id",
@@ -40,13 +42,17 @@ def ready_candidates(ladder: Ladder) -> list[Candidate]:
         match__ladder=ladder, match__status=Match.Status.FAILED, version_id__in=[r[3] for r in rows])
         .values("version_id").annotate(n=Count("id"), last=Max("match__finished_at"))
         .values_list("version_id", "n", "last")}
+    played = dict(VersionRating.objects.filter(ladder=ladder, version_id__in=[r[3] for r in rows])
+                  .values_list("version_id", "games"))
+    first = settings.ARENA_RATING["new_version_first_games"]
     members: dict[int, list[int]] = {}
     for team_id, user_id in Membership.objects.filter(team_id__in={t for *_, t in rows if t is not None}
                                                       ).values_list("team_id", "user_id"):
         members.setdefault(team_id, []).append(user_id)
     return [Candidate(bot_id=b, owner_id=o, house=h, version_id=v, version_created_at=vc, rating=r, games=g,
                       last_played_at=lp, team_id=t, member_ids=tuple(members.get(t, ())) if t is not None else (),
-                      failed=failures.get(v, (0, None))[0], last_failed_at=failures.get(v, (0, None))[1])
+                      failed=failures.get(v, (0, None))[0], last_failed_at=failures.get(v, (0, None))[1],
+                      new=played.get(v, 0) + failures.get(v, (0, None))[0] < first)
             for b, o, h, v, vc, r, g, lp, t in rows]
 
 

@@ -237,11 +237,11 @@ def _forfeit_reason(e: Entry) -> str:
 
 
 def _seed_order(t: Tournament, entries: list[Entry]) -> list[Entry]:
-    """Best first: by the bot's Elo on the ladder of this game and player count, unrated bots last, then by
-    entry order; forfeiting entries at the bottom."""
-    elo = dict(Rating.objects.filter(ladder__game=t.game, ladder__players=t.players,
-                                     bot__in=[e.bot_id for e in entries]).values_list("bot_id", "elo"))
-    return sorted(entries, key=lambda e: (bool(e.forfeit_reason), -elo.get(e.bot_id, float("-inf")), e.id))
+    """Best first: by the bot's rating on the ladder of this game and player count (the leaderboard's, its
+    active version's), unrated bots last, then by entry order; forfeiting entries at the bottom."""
+    rating = dict(Rating.objects.filter(ladder__game=t.game, ladder__players=t.players,
+                                        bot__in=[e.bot_id for e in entries]).values_list("bot_id", "rating"))
+    return sorted(entries, key=lambda e: (bool(e.forfeit_reason), -rating.get(e.bot_id, float("-inf")), e.id))
 
 
 # ---------------------------------------------------------------------------------------------------- results

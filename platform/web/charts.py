@@ -12,35 +12,39 @@ from django.utils.safestring import SafeString, mark_safe
 
 @dataclass(frozen=True)
 class RatingPoint:
-    """The rating after one rated game: when, the value, its 95% half-interval (0: unknown), the match and
-    the bot version that played it."""
+    """A version's fitted rating at one refit: when, the value, its 95% half-interval and the version's games
+    by then."""
     at: datetime
     value: float
-    interval: float = 0.0
-    match_id: int | None = None
-    version: int | None = None
+    interval: float
+    games: int
 
 
-def rating_history(points: list[RatingPoint] | list[tuple[datetime, float]], *, label: str, width: int = 640,
-                   height: int = 220) -> SafeString:
-    """The rating after each rated game against its date (x: time, y: Elo) with its 95% band, a dashed line where
-    a new bot version started playing (labelled `v2`, ...), each point a link to its match, and the first and
-    last dates and the value range labelled; an <svg> whose title and description say what it shows."""
-    pts = [p if isinstance(p, RatingPoint) else RatingPoint(p[0], p[1]) for p in points]
-    if not pts:
-        return mark_safe(f'<p class="muted">{escape(label)}: no rated games yet.</p>')
-    pad_l, pad_r, pad_t, pad_b = 48, 14, 14, 30
-    lo = min(p.value - p.interval for p in pts)
-    hi = max(p.value + p.interval for p in pts)
+#: series colours, cycled (site.css .chart .s0 … .s5)
+SERIES = 6
+
+
+def rating_history(series: dict[int, list[RatingPoint]], *, label: str, width: int = 640, height: int = 220
+                   ) -> SafeString:
+    """The fitted rating of each version (`series`: version number → its points in time order) against the
+    date (x: time, y: Elo), one line with its 95% band per version, each labelled `v2`, ... at its last point,
+    each point titled with its value, interval and games; the first and last dates and the value range
+    labelled; an <svg> whose title and description say what it shows."""
+    runs = [(v, pts) for v, pts in sorted(series.items()) if pts]
+    if not runs:
+        return mark_safe(f'<p class="muted">{escape(label)}: not fitted yet.</p>')
+    every = [p for _, pts in runs for p in pts]
+    pad_l, pad_r, pad_t, pad_b = 52, 30, 14, 30
+    lo = min(p.value - p.interval for p in every)
+    hi = max(p.value + p.interval for p in every)
     if hi - lo < 20:
         mid = (hi + lo) / 2
         lo, hi = mid - 10, mid + 10
-    t0, t1 = pts[0].at.timestamp(), pts[-1].at.timestamp()
-    n = len(pts)
+    first, last = min(p.at for p in every), max(p.at for p in every)
+    t0, t1 = first.timestamp(), last.timestamp()
 
-    def x(i: int) -> float:
-        span = t1 - t0
-        frac = (pts[i].at.timestamp() - t0) / span if span > 0 else (i / (n - 1) if n > 1 else 0.5)
+    def x(at: datetime) -> float:
+        frac = (at.timestamp() - t0) / (t1 - t0) if t1 > t0 else 0.5
         return pad_l + (width - pad_l - pad_r) * frac
 
     def y(v: float) -> float:
@@ -51,33 +55,32 @@ def rating_history(points: list[RatingPoint] | list[tuple[datetime, float]], *, 
         v = lo + (hi - lo) * frac
         parts.append(f'<line x1="{pad_l}" x2="{width - pad_r}" y1="{y(v):.1f}" y2="{y(v):.1f}" class="grid"/>'
                      f'<text x="{pad_l - 6}" y="{y(v) + 4:.1f}" text-anchor="end" class="axis">{v:.0f}</text>')
-    if any(p.interval for p in pts):
-        upper = " ".join(f"{x(i):.1f},{y(p.value + p.interval):.1f}" for i, p in enumerate(pts))
-        lower = " ".join(f"{x(i):.1f},{y(p.value - p.interval):.1f}" for i, p in reversed(list(enumerate(pts))))
-        parts.append(f'<polygon points="{upper} {lower}" class="band"><title>95% interval</title></polygon>')
-    prev_version = pts[0].version
-    for i, p in enumerate(pts):
-        if p.version is not None and prev_version is not None and p.version != prev_version:
-            parts.append(f'<g class="version-mark" data-version="{p.version}"><line x1="{x(i):.1f}" x2="{x(i):.1f}" '
-                         f'y1="{pad_t}" y2="{height - pad_b}"/><text x="{x(i) + 3:.1f}" y="{pad_t + 11}" '
-                         f'class="axis">v{p.version}</text></g>')
-        prev_version = p.version if p.version is not None else prev_version
-    line = " ".join(f"{x(i):.1f},{y(p.value):.1f}" for i, p in enumerate(pts))
-    parts.append(f'<polyline points="{line}" class="line" fill="none"/>')
-    for i, p in enumerate(pts):
-        tip = (f"{p.at:%Y-%m-%d %H:%M} UTC: {p.value:.0f}" + (f" ± {p.interval:.0f}" if p.interval else "")
-               + (f", v{p.version}" if p.version is not None else ""))
-        dot = (f'<circle cx="{x(i):.1f}" cy="{y(p.value):.1f}" r="{3.5 if i == n - 1 else 2.5}" class="dot">'
-               f'<title>{escape(tip)}</title></circle>')
-        if p.match_id is not None:
-            dot = f'<a href="/matches/{p.match_id}/" aria-label="{escape(tip)}">{dot}</a>'
-        parts.append(dot)
-    parts.append(f'<text x="{pad_l}" y="{height - 8}" class="axis">{pts[0].at:%Y-%m-%d}</text>'
-                 f'<text x="{width - pad_r}" y="{height - 8}" text-anchor="end" class="axis">{pts[-1].at:%Y-%m-%d}</text>')
-    values = [p.value for p in pts]
-    desc = (f"{n} rated games from {pts[0].at:%Y-%m-%d} to {pts[-1].at:%Y-%m-%d}; "
-            f"lowest {min(values):.0f}, highest {max(values):.0f}, now {values[-1]:.0f}"
-            + (f" ± {pts[-1].interval:.0f}" if pts[-1].interval else "") + ".")
+    for k, (version, pts) in enumerate(runs):
+        parts.append(f'<g class="series s{k % SERIES}" data-version="{version}">')
+        upper = " ".join(f"{x(p.at):.1f},{y(p.value + p.interval):.1f}" for p in pts)
+        lower = " ".join(f"{x(p.at):.1f},{y(p.value - p.interval):.1f}" for p in reversed(pts))
+        if len(pts) > 1:
+            parts.append(f'<polygon points="{upper} {lower}" class="band"><title>v{version}: 95% interval</title>'
+                         f'</polygon>')
+        else:  # one refit so far: its interval as a bar
+            p = pts[0]
+            parts.append(f'<line x1="{x(p.at):.1f}" x2="{x(p.at):.1f}" y1="{y(p.value + p.interval):.1f}" '
+                         f'y2="{y(p.value - p.interval):.1f}" class="bar"><title>v{version}: 95% interval</title>'
+                         f'</line>')
+        line = " ".join(f"{x(p.at):.1f},{y(p.value):.1f}" for p in pts)
+        parts.append(f'<polyline points="{line}" class="line" fill="none"/>')
+        for p in pts:
+            tip = f"v{version}, {p.at:%Y-%m-%d %H:%M} UTC: {p.value:.0f} ± {p.interval:.0f} after {p.games} games"
+            parts.append(f'<circle cx="{x(p.at):.1f}" cy="{y(p.value):.1f}" r="2.5" class="dot">'
+                         f'<title>{escape(tip)}</title></circle>')
+        end = pts[-1]
+        parts.append(f'<text x="{x(end.at) + 4:.1f}" y="{y(end.value) + 4:.1f}" class="axis name">v{version}</text>'
+                     "</g>")
+    parts.append(f'<text x="{pad_l}" y="{height - 8}" class="axis">{first:%Y-%m-%d}</text>'
+                 f'<text x="{width - pad_r}" y="{height - 8}" text-anchor="end" class="axis">{last:%Y-%m-%d}</text>')
+    now = ", ".join(f"v{v} {pts[-1].value:.0f} ± {pts[-1].interval:.0f} after {pts[-1].games} games"
+                    for v, pts in runs)
+    desc = f"{len(runs)} versions rated from {first:%Y-%m-%d} to {last:%Y-%m-%d}; last fit: {now}."
     svg = (f'<svg class="chart" viewBox="0 0 {width} {height}" aria-labelledby="{_id(label)}-t {_id(label)}-d" '
            f'preserveAspectRatio="xMidYMid meet"><title id="{_id(label)}-t">{escape(label)}</title>'
            f'<desc id="{_id(label)}-d">{escape(desc)}</desc>' + "".join(parts) + "</svg>")

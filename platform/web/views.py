@@ -4,7 +4,6 @@ pages call it from small scripts with the session), so the rules live in one pla
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -27,7 +26,7 @@ from arena_site import objects
 from botregistry.levels import level_of
 from botregistry.models import Bot, BotVersion
 from botregistry.ownership import can_manage, can_play, playable_by, retired_why
-from ladders.models import Ladder, Rating
+from ladders.models import Ladder, Rating, RatingHistory, VersionRating
 from ladders.rating import pairing_score
 from matches.models import Match, Participant
 from matches.seeds import deal_visible, is_staff, seed_is_public, visible_faults, visible_seed
@@ -35,11 +34,6 @@ from tournaments import services as tservices
 from tournaments.models import Tournament
 
 from . import charts, frames
-
-# OpenSkill μ to Elo points: Plackett–Luce compares exp(μ/c) with c = √2·β for settled ratings (β = 25/6), Elo
-# compares 10^(elo/400); one μ unit is then 400 / (ln 10 · c) ≈ 29.5 Elo points. The "±" on the leaderboard is
-# the 95% interval 1.96·σ on that scale.
-ELO_PER_MU = 400 / (math.log(10) * math.sqrt(2) * 25 / 6)
 
 #: what the viewer's "skip" buttons skip by, per game (arena.games.<game>.narrate.chapter)
 CHAPTER_WORDS = {"thebes": "year", "minos": "round"}
@@ -152,18 +146,18 @@ def bot(request, bot_id: int):
     for p in mine:
         if p["rank"] is not None and p["match__ladder_id"] is not None:
             ranks.setdefault(p["match__ladder_id"], []).append(p["rank"])
-    for r in ratings:
-        r.interval = 1.96 * r.sigma * ELO_PER_MU
+    for r in ratings:  # the rating is the active version's; every version's own, and their course, beside it
         got = ranks.get(r.ladder_id) or []
         r.avg_rank = sum(got) / len(got) if got else None
-        history = list(Participant.objects.filter(bot=b, match__ladder=r.ladder, match__rated=True,
-                                                  elo_after__isnull=False, match__finished_at__isnull=False)
-                       .order_by("-match__finished_at")
-                       .values_list("match__finished_at", "elo_after", "sigma_after", "match_id", "version__number")[:300])
-        history.reverse()
-        points = [charts.RatingPoint(at, elo, 1.96 * sigma * ELO_PER_MU if sigma is not None else 0.0, mid, num)  # type: ignore[arg-type]  # filtered: not null
-                  for at, elo, sigma, mid, num in history]
-        r.chart = charts.rating_history(points, label=f"Elo after each match of {b.name} on {r.ladder.name}")
+        r.versions = list(VersionRating.objects.filter(ladder=r.ladder, version__bot=b)
+                          .select_related("version").order_by("-version__number"))
+        history = list(RatingHistory.objects.filter(ladder=r.ladder, version__bot=b).order_by("-at", "-id")
+                       .values_list("version__number", "at", "rating", "rating_interval", "games")[:RATING_POINTS])
+        series: dict[int, list[charts.RatingPoint]] = {}
+        for number, at, value, interval, games in reversed(history):
+            series.setdefault(number, []).append(charts.RatingPoint(at, value, interval, games))
+        r.chart = charts.rating_history(series, label=f"Rating of each version of {b.name} on {r.ladder.name}, "
+                                                      "at each refit")
     recent = list(Match.objects.filter(participants__bot=b).order_by("-id")
                   .prefetch_related(Prefetch("participants", queryset=Participant.objects.select_related("bot")))[:20])
     for m in recent:
@@ -183,6 +177,9 @@ def bot(request, bot_id: int):
                                             and not b.builtin, "my_teams": list(request.user.teams.all())
                                             if request.user.is_authenticated and b.team_id is None else []})
 
+
+#: the bot page's rating chart shows at most this many of a ladder's latest points (all versions together)
+RATING_POINTS = 600
 
 #: the bot page's head-to-head table and average ranks read at most this many of the bot's latest matches
 HEAD_TO_HEAD_MATCHES = 2000
@@ -219,9 +216,13 @@ def match(request, match_id: int):
     m = get_object_or_404(Match.objects.select_related("ladder"), pk=match_id)
     seats = list(m.participants.select_related("bot__owner", "bot__team", "version").order_by("seat"))
     visible = deal_visible(m, request.user)
+    # the rating a seat shows is its version's on the match's ladder (the bot page's and leaderboard's meaning)
+    rated = {v.version_id: v for v in VersionRating.objects.filter(
+        ladder_id=m.ladder_id, version_id__in=[p.version_id for p in seats])} if m.ladder_id else {}
     for p in seats:
         own = can_play(request.user, p.bot)
         p.shown_faults = visible_faults(p.faults, deal_visible=visible, own_seat=own)
+        p.version_rating = rated.get(p.version_id)
     tgame = getattr(m, "tournament_game", None)  # the reverse one-to-one raises an AttributeError when absent
     players = len(seats)
     # a match under way: its progress (web/_match_progress.html) refreshes itself until the match is done

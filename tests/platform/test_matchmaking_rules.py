@@ -12,17 +12,30 @@ from matchmaking.rules import Candidate, information, pick_table
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def cand(bot_id, owner=None, rating=1500.0, games=10, idle_minutes=None, version_age_minutes=60, house=False):
+def cand(bot_id, owner=None, rating=1500.0, games=10, idle_minutes=None, version_age_minutes=60, house=False,
+         new=False):
     return Candidate(bot_id=bot_id, owner_id=owner if owner is not None else bot_id, version_id=bot_id * 10,
                      version_created_at=T0 - timedelta(minutes=version_age_minutes), rating=rating, games=games,
                      last_played_at=None if idle_minutes is None else T0 - timedelta(minutes=idle_minutes),
-                     house=house)
+                     house=house, new=new)
 
 
 def test_seed_is_the_bot_with_fewest_games():
     pool = [cand(1, games=5), cand(2, games=1), cand(3, games=9)]
     for seed in range(20):
         assert 2 in {c.bot_id for c in pick_table(pool, 2, random.Random(seed))}
+
+
+def test_a_new_version_is_seeded_first_and_the_next_table_goes_to_the_bot_with_fewest_games():
+    """However many games its bot played, a version still playing its first games seeds the first table; it then
+    sits in that pending match, and the next table is seeded as before (no one starves)."""
+    for s in range(20):
+        pool = [cand(1, games=0), cand(2, games=500, new=True), cand(3, games=4), cand(4, games=6), cand(5, games=8)]
+        first = pick_table(pool, 2, random.Random(s))
+        assert 2 in {c.bot_id for c in first}
+        rest = [c for c in pool if c not in first]
+        neediest = min(rest, key=lambda c: c.games).bot_id
+        assert neediest in {c.bot_id for c in pick_table(rest, 2, random.Random(s))}
 
 
 def test_ties_on_games_go_to_the_longest_idle_then_the_newest_version():
@@ -150,6 +163,36 @@ def test_matchmake_respects_the_pending_limit_and_inactive_ladders(ladder, make_
     ladder.save()
     settings.ARENA_MATCHMAKING = {"max_pending_per_ladder": 5, "window": 4}
     assert matchmake(random.Random(0)) == []
+
+
+def test_matchmake_seats_a_version_with_few_games_first_until_it_has_played_them(ladder, make_user, settings):
+    """A bot that played 900 games uploads a new version: it is in the ladder's one pending table although
+    every other bot played fewer games (and their versions more than their first); once the version has `new_version_first_games` (counted by the last
+    refit), the bot with the fewest games seeds again."""
+    from django.utils import timezone
+
+    from ladders.models import Rating, VersionRating
+    from matches.models import Match
+    from matchmaking.services import matchmake
+
+    settings.ARENA_MATCHMAKING = {"max_pending_per_ladder": 1, "window": 4}
+    first = settings.ARENA_RATING["new_version_first_games"]
+    bots = [make_bot(make_user(), f"mm{i}") for i in range(6)]
+    fresh = bots[0]
+    for i, b in enumerate(bots):
+        Rating.objects.filter(ladder=ladder, bot=b).update(games=900 if b == fresh else 10 + i)
+        VersionRating.objects.create(ladder=ladder, version=b.active_version, rating=1500, rating_interval=100,
+                                     games=first - 1 if b == fresh else first + i, fitted_at=timezone.now())
+    for s in range(5):
+        created = matchmake(random.Random(s))
+        seated = set(Match.objects.get(pk=created[0]).participants.values_list("bot_id", flat=True))
+        assert fresh.pk in seated
+        Match.objects.filter(pk__in=created).update(status=Match.Status.CANCELLED)
+    VersionRating.objects.filter(version=fresh.active_version).update(games=first)
+    for s in range(5):
+        created = matchmake(random.Random(s))
+        assert bots[1].pk in set(Match.objects.get(pk=created[0]).participants.values_list("bot_id", flat=True))
+        Match.objects.filter(pk__in=created).update(status=Match.Status.CANCELLED)
 
 
 def test_version_test_opponents_follow_the_table_rules_around_the_tested_bots_rating():

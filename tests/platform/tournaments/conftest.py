@@ -24,7 +24,8 @@ def thebes_bots(db):
                                       package_dir=f"bots/{i}")
         bot.active_version = v
         bot.save()
-        Rating.objects.create(ladder=ladder, bot=bot, elo=1800 - 50 * i, games=40)
+        Rating.objects.create(ladder=ladder, bot=bot, rating=1800 - 50 * i, rating_interval=60.0, elo=1800 - 50 * i,
+                              games=40)
         bots.append(bot)
     return bots
 
