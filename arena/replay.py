@@ -180,6 +180,16 @@ def verify(replay: dict[str, Any]) -> None:
                              f"re-simulated {opponents}")
 
 
+def _out_after(replay: dict[str, Any]) -> dict[int, int]:
+    """Each disqualified seat -> the decision index of its `disqualified` fault (-1: out before the first)."""
+    out: dict[int, int] = {}
+    for s in (replay.get("result") or {}).get("seats") or []:
+        if s.get("disqualified"):
+            marks = [f.get("decision") for f in s.get("faults") or [] if f.get("kind") == "disqualified"]
+            out[int(s["seat"])] = marks[0] if marks and marks[0] is not None else -1
+    return out
+
+
 def frames(replay: dict[str, Any], seat: int | None = None) -> list[dict[str, Any]]:
     """Frame 0 is the initial position, frame i the position after decision i (1-based):
     `{"index", "seat", "action", "events", "observation", "ms", "fault", "forced", "substitute"}`, the observation
@@ -195,8 +205,14 @@ def frames(replay: dict[str, Any], seat: int | None = None) -> list[dict[str, An
     out: list[dict[str, Any]] = [{"index": 0, "seat": None, "action": None, "events": [], "ms": None,
                                   "fault": None, "forced": False, "substitute": False,
                                   "observation": state.observation(seat)}]
+    out_after = _out_after(replay)
     for i, d in enumerate(replay["decisions"], start=1):
         actor, text, fault = d["seat"], d["action"], d.get("fault")
+        if "substitute" in d:
+            substitute = bool(d["substitute"])
+        else:  # written before it was recorded: what the referee did then (a fault, or a seat out of the game)
+            substitute = fault is not None or (actor in out_after and i - 1 > out_after[actor]
+                                               and not d.get("forced"))
         before = state.clone() if seat is not None and actor != seat else None
         try:
             events = _normal(state.apply(state.game.parse_action(text)))
@@ -214,6 +230,6 @@ def frames(replay: dict[str, Any], seat: int | None = None) -> list[dict[str, An
                 if fault:
                     fault = {"kind": fault["kind"], "message": ""}
         out.append({"index": i, "seat": actor, "action": text, "events": events,
-                    "ms": ms, "fault": fault, "forced": forced, "substitute": bool(d.get("substitute", fault is not None)),
+                    "ms": ms, "fault": fault, "forced": forced, "substitute": substitute,
                     "observation": state.observation(seat)})
     return out

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from ladders.models import Ladder, Rating
+from ladders.models import Ladder, Rating, RatingHistory, VersionRating
 
 
 @admin.register(Ladder)
@@ -13,7 +13,22 @@ class LadderAdmin(admin.ModelAdmin):
 
 @admin.register(Rating)
 class RatingAdmin(admin.ModelAdmin):
-    list_display = ("bot", "ladder", "elo", "mu", "sigma", "games", "wins", "last_played_at")
+    list_display = ("bot", "ladder", "rating", "rating_interval", "games", "wins", "last_played_at")
     list_filter = ("ladder",)
     search_fields = ("bot__name", "bot__owner__username")
     raw_id_fields = ("bot",)
+
+
+@admin.register(VersionRating)
+class VersionRatingAdmin(admin.ModelAdmin):
+    list_display = ("version", "ladder", "rating", "rating_interval", "games", "fitted_at")
+    list_filter = ("ladder",)
+    search_fields = ("version__bot__name",)
+    raw_id_fields = ("version",)
+
+
+@admin.register(RatingHistory)
+class RatingHistoryAdmin(admin.ModelAdmin):
+    list_display = ("version", "ladder", "at", "rating", "rating_interval", "games")
+    list_filter = ("ladder",)
+    raw_id_fields = ("version",)

@@ -27,7 +27,7 @@ from matches.models import Match
 # 5: a faulted turn's story says the referee substituted the move (arena.narration)
 # 7: frames say which turns the referee played for a seat out of the game (`substitute`); Minos names instead of
 #    codes; `opponents`: the game's own opponents with their rank (Minos solo: Rhadamanthus)
-CACHE_VERSION = 7
+CACHE_VERSION = 8
 
 
 log = logging.getLogger("arena.platform")
@@ -62,7 +62,6 @@ def frames_gz(match: Match, seat: int | None) -> bytes:
     with objects.opened(match.replay_path) as source:
         replay = replays.load(source)  # type: ignore[arg-type]  # gzip reads a file object as well as a path
     frames = replays.frames(replay, seat)
-    mark_substitutes(replay, frames)
     names = [s.get("name") or f"seat {s.get('seat', i) + 1}" for i, s in enumerate(replay["header"]["seats"])]
     # from the same (possibly redacted) frames: the story never says more than the view shows
     story = narration.story(replay["header"]["game"], frames, names)
@@ -117,31 +116,6 @@ def _cache_path(match: Match, seat: int | None) -> Path:
     view = "all" if seat is None else f"seat{seat}"
     return (objects.local_dir() / "frames" / f"v{CACHE_VERSION}" / f"{match.pk // 1000:04d}"
             / f"{match.pk}.{view}.json.gz")
-
-
-def mark_substitutes(replay: dict[str, Any], frames: list[dict[str, Any]]) -> None:
-    """Set each frame's `substitute`: the referee played that turn for a seat that was out of the game
-    (disqualified, its bot no longer asked). Replays that record it say so in each decision (`"substitute"`);
-    for older ones it is inferred from the result: the turns of a disqualified seat after the decision of its
-    `disqualified` fault (all of them when it was out before the first), other than forced ones (a single legal
-    action is applied without asking any bot). The faulted decision itself stays a fault, as it is shown."""
-    decisions = replay.get("decisions") or []
-    out_after: dict[int, int] = {}  # seat -> last decision index before it was out
-    for s in (replay.get("result") or {}).get("seats") or []:
-        if not s.get("disqualified"):
-            continue
-        marks = [f.get("decision") for f in s.get("faults") or [] if f.get("kind") == "disqualified"]
-        out_after[int(s["seat"])] = marks[0] if marks and marks[0] is not None else -1
-    for frame in frames[1:]:
-        d = decisions[frame["index"] - 1]
-        if "substitute" in d:
-            frame["substitute"] = bool(d["substitute"])
-        else:
-            after = out_after.get(d["seat"])
-            frame["substitute"] = (after is not None and frame["index"] - 1 > after and not d.get("forced")
-                                   and not d.get("fault"))
-    if frames:
-        frames[0]["substitute"] = False
 
 
 def opponents(game: str, players: int, result: dict[str, Any] | None,

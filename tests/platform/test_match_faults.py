@@ -158,16 +158,27 @@ def test_default_thresholds_bring_a_killed_workers_match_back_within_20_seconds(
     assert defaults.ARENA_STALE_AFTER_SECONDS >= 4 * defaults.ARENA_HEARTBEAT_SECONDS
 
 
+def _record_sends(monkeypatch, sent: list) -> None:
+    """Collect the ids of the matches whose task is sent (by name, `matches.services.send`) instead of sending."""
+    from arena_site.celery import app
+
+    def send_task(name, args=(), **kwargs):
+        assert name == "matches.tasks.run_match"
+        sent.append(*args)
+
+    monkeypatch.setattr(app, "send_task", send_task)
+
+
 def test_a_queued_match_behind_a_backlog_is_resent_after_the_documented_delay_once(
         match, settings, monkeypatch):
     """Messages wait in the broker's queue, so the match's may be among them: it is sent again only after
     ARENA_RESEND_QUEUED_AFTER_SECONDS (90 s, not the 10 minutes it was), once per that delay, not every tick."""
-    from matches import services, tasks
+    from matches import services
     from matches.models import Match
 
     assert settings.ARENA_RESEND_QUEUED_AFTER_SECONDS <= 120
     sent = []
-    monkeypatch.setattr(tasks.run_match, "delay", sent.append)
+    _record_sends(monkeypatch, sent)
     monkeypatch.setattr(services, "waiting_messages", lambda: 3)  # a backlog: it may be waiting its turn
     services.send(match.pk)  # the message the broker then loses
     assert sent == [match.pk] and services.recover_stale() == []  # just sent: nothing to recover
@@ -181,11 +192,11 @@ def test_a_queued_match_behind_a_backlog_is_resent_after_the_documented_delay_on
 
 
 def test_a_stale_running_match_is_resent_once_per_stale_period_not_every_tick(match, settings, monkeypatch):
-    from matches import services, tasks
+    from matches import services
 
     settings.ARENA_STALE_AFTER_SECONDS = 10
     sent = []
-    monkeypatch.setattr(tasks.run_match, "delay", sent.append)
+    _record_sends(monkeypatch, sent)
     services.send(match.pk)
     services.claim(match.pk, "host-a:100")
     go_silent(match)

@@ -68,16 +68,18 @@ def test_a_bot_that_burns_its_budget_without_answering_is_faulted_and_its_turns_
     assert "(played by the referee: the seat faulted)" in shown
 
 
-def test_a_replay_written_before_substitute_was_recorded_still_verifies_and_reads_faults_as_substitutes(tmp_path):
+def test_a_replay_written_before_substitute_was_recorded_still_verifies_and_reads_the_substitutes_back(tmp_path):
     path = tmp_path / f"m{replays.SUFFIX}"
     run_match("nim", {}, 5, [bot("spinner"), bot("good")], bot_seed_key=FIXED_KEY, replay_path=str(path),
               time_control=TimeControl(decision_ms=200, bank_ms=0, startup_ms=5000, max_faults=0))
     replay = replays.load(path)
-    for d in replay["decisions"]:
-        del d["substitute"]
+    recorded = [d.pop("substitute") for d in replay["decisions"]]
+    assert any(recorded)
     replays.verify(replay)
     frames = replays.frames(replay)
-    assert [f["substitute"] for f in frames[1:]] == [f["fault"] is not None for f in frames[1:]]
+    # read from the faults and the result as the referee recorded it: a faulted turn, and every later unforced
+    # turn of the disqualified seat
+    assert [f["substitute"] for f in frames[1:]] == recorded
 
 
 def test_a_decision_marked_both_forced_and_substitute_does_not_verify(tmp_path):

@@ -16,17 +16,12 @@ def frames_of(client, match_id, seat):
     return json.loads(resp.content)
 
 
-def bare(frames: list[dict]) -> list[dict]:
-    """The frames without what web.frames adds to arena.replay.frames (`substitute`)."""
-    return [{k: v for k, v in f.items() if k != "substitute"} for f in frames]
-
-
 def test_frames_match_the_replay_and_arena_replay_frames(client, world):
     m, replay = world["match"], world["replay"]
     payload = frames_of(client, m.pk, "all")
     assert len(payload["frames"]) == len(replay["decisions"]) + 1
     # arena.replay.frames, each saying whether the referee played the turn for a seat out of the game
-    assert bare(payload["frames"]) == replays.frames(replay, None)
+    assert payload["frames"] == replays.frames(replay, None)
     assert not any(f["substitute"] for f in payload["frames"])
     assert [s["name"] for s in payload["seats"]] == [f"digger{i} v1" for i in range(4)]
     assert payload["frames"][5]["action"] == replay["decisions"][4]["action"]
@@ -76,7 +71,7 @@ def test_a_minos_seat_view_does_not_tell_the_other_seats_choices(client, minos_m
     payload = frames_of(client, m.pk, "0")
     own = payload["frames"]
     omniscient = frames_of(client, m.pk, "all")["frames"]
-    assert bare(own) == replays.frames(replay, 0)  # the game's own redaction (State.redact_decision), nothing else
+    assert own == replays.frames(replay, 0)  # the game's own redaction (State.redact_decision), nothing else
     theirs = [f for f in own if f["seat"] == 1]
     mine = [f for f in own if f["seat"] == 0]
     assert all(f["action"] == omniscient[f["index"]]["action"] for f in mine)
@@ -136,8 +131,7 @@ def test_a_full_disk_serves_the_viewer_uncached(client, world, settings, full_di
     """Issue 22, 15: the viewer's cache write turned a full disk into 500s."""
     settings.ARENA_LOCAL_DIR = full_disk
     payload = frames_of(client, world["match"].pk, "all")
-    served = [{k: v for k, v in f.items() if k != "substitute"} for f in payload["frames"]]
-    assert served == replays.frames(world["replay"], None)
+    assert payload["frames"] == replays.frames(world["replay"], None)
     assert not _cached(settings), "nothing half-written is left"
 
 
@@ -149,6 +143,8 @@ def _disqualified_at(replay: dict, seat: int, decision: int) -> None:
     res["faults"] = [{"kind": "crash", "message": "the bot stopped serving", "decision": decision, "turn": None},
                      {"kind": "disqualified", "message": "crashed", "decision": decision, "turn": None}]
     replay["decisions"][decision]["fault"] = {"kind": "crash", "message": "the bot stopped serving"}
+    for d in replay["decisions"]:  # written before the referee recorded `substitute`
+        d.pop("substitute", None)
 
 
 def _write(match, replay, settings) -> None:
@@ -156,16 +152,18 @@ def _write(match, replay, settings) -> None:
 
 
 def test_turns_played_for_a_disqualified_seat_are_substitutes_inferred_from_an_older_replay(client, world, settings):
-    """Replays without the decision's `substitute`: every later turn of the seat disqualified at decision 9 is the
-    referee's substitute move; its faulted turn stays a fault, and nobody else's turn is a substitute."""
+    """Replays without the decision's `substitute`: the faulted turn of the seat disqualified at decision 9 and
+    every later turn of it are the referee's substitute moves (as the referee now records them), and so is any
+    other faulted turn (the referee played it after the fault); nobody else's."""
     m, replay = world["match"], world["replay"]
     _disqualified_at(replay, 1, 9)
     _write(m, replay, settings)
     payload = frames_of(client, m.pk, "all")
     subs = [f["index"] for f in payload["frames"] if f["substitute"]]
-    expected = [i + 1 for i, d in enumerate(replay["decisions"]) if d["seat"] == 1 and i > 9 and not d["forced"]]
+    expected = [i + 1 for i, d in enumerate(replay["decisions"])
+                if (d["seat"] == 1 and i >= 9 and not d["forced"]) or d.get("fault")]
     assert subs == expected and expected
-    assert payload["frames"][10]["fault"]["kind"] == "crash" and not payload["frames"][10]["substitute"]
+    assert payload["frames"][10]["fault"]["kind"] == "crash" and payload["frames"][10]["substitute"]
     turns = payload["story"]["turns"]
     assert all(turns[i]["substitute"] for i in subs)
     assert all("Substitute move" in " ".join(turns[i]["lines"]) for i in subs)

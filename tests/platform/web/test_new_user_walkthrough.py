@@ -64,7 +64,7 @@ def upload(driver, bot_pk: int, archive: Path) -> str:
 
 
 def test_a_new_user_signs_up_verifies_uploads_and_shares_a_bot_with_a_team(browser, live_server, tmp_path,
-                                                                            celery_worker):
+                                                                            celery_worker, settings):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -73,6 +73,7 @@ def test_a_new_user_signs_up_verifies_uploads_and_shares_a_bot_with_a_team(brows
     from teams.models import Team
 
     url = live_server.url  # storage: the session's, which the worker validating the upload reads too
+    settings.ARENA_SITE_URL = url  # mailed links name the site's configured address, never the request's Host
     sign_up(browser, url, "nadia", "nadia@example.org", picture="walk-1-signup.png")
     page = browser.find_element(By.TAG_NAME, "body").text
     assert "nadia" in page

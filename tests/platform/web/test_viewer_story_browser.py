@@ -35,6 +35,8 @@ def test_a_disqualified_seats_turns_read_as_substitute_moves(browser, live_serve
     res = replay["result"]["seats"][1]
     res["disqualified"] = True
     res["faults"] = [{"kind": "disqualified", "message": "crashed", "decision": 9, "turn": None}]
+    for d in replay["decisions"]:  # written before the referee recorded `substitute`
+        d.pop("substitute", None)
     replays.write(settings.STORAGE_DIR / m.replay_path, replay)
     turn = next(i + 1 for i, d in enumerate(replay["decisions"]) if d["seat"] == 1 and i > 9 and not d["forced"])
     viewer = open_viewer(browser, f"{live_server.url}/matches/{m.pk}/", DESKTOP)
@@ -45,7 +47,9 @@ def test_a_disqualified_seats_turns_read_as_substitute_moves(browser, live_serve
         f"return document.querySelector('[data-log] li[data-turn=\"{turn}\"]').textContent")
     assert "substitute move" in line and "Substitute move" in line
     subs = browser.execute_script("return document.querySelectorAll('[data-log] li.substitute').length")
-    assert subs == sum(1 for i, d in enumerate(replay["decisions"]) if d["seat"] == 1 and i > 9 and not d["forced"])
+    # the seat's turns once it was out, and any faulted turn (the referee played it after the fault)
+    assert subs == sum(1 for i, d in enumerate(replay["decisions"])
+                       if (d["seat"] == 1 and i > 9 and not d["forced"]) or d.get("fault"))
 
 
 def test_solo_minos_shows_rhadamanthus_on_the_end_screen_and_in_the_seats_table(browser, live_server, world,

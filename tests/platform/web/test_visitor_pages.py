@@ -166,15 +166,17 @@ def test_bot_page_head_to_head_average_rank_faults_and_rating_chart(client, worl
     assert h2h == {"digger0": "6", "digger1": "6", "digger3": "6"}, "the world's match and five rated ones"
     assert "average rank" in page
     assert "1 (timeout)" in page, "the fault of its seat is shown in the match list"
-    # the rating chart: dates, a band from σ, a dashed mark where version 2 started playing, links to matches
+    # the rating chart: the fitted rating of each version at each refit, with its 95% band, one series a version
+    from matches.ratings import refit_ratings
+
     b0 = world["bots"][0]
     v2 = BotVersion.objects.create(bot=b0, number=2, status=BotVersion.Status.READY, sha256="c" * 64, package_dir="y")
     last = Participant.objects.filter(bot=b0, match__rated=True, elo_after__isnull=False).order_by("-match__finished_at")
     Participant.objects.filter(pk__in=[p.pk for p in last[:2]]).update(version=v2)
-    Participant.objects.filter(bot=b0).update(sigma_after=3.0)
+    refit_ratings(force=True)
     page = client.get(f"/bots/{b0.pk}/").content.decode()
-    assert 'class="band"' in page and 'data-version="2"' in page
-    assert re.search(r'<a href="/matches/\d+/" aria-label="\d{4}-\d{2}-\d{2}', page)
+    assert 'data-version="2"' in page and 'data-version="1"' in page
+    assert "v2: 95% interval" in page and "v1: 95% interval" in page  # a bar at one refit, a band over several
 
 
 @pytest.mark.django_db
