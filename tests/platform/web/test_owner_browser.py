@@ -49,7 +49,11 @@ def test_log_in_create_a_bot_and_upload_a_version(browser, live_server, tmp_path
         assert bot.versions.count() == 1
         # the card follows the validation in place: the new version appears in it without a reload
         card = f"#bot-card-{bot.pk} [data-card-versions]"
-        wait(browser, lambda d: "v1" in d.find_element(By.CSS_SELECTOR, card).text, timeout=30)
+        # read in the page in one step: the card is redrawn while validation goes on (an element found by one
+        # call may be gone at the next)
+        wait(browser, lambda d: "v1" in (d.execute_script(
+            "const e = document.querySelector(arguments[0]); return e ? e.textContent : ''", card) or ""),
+             timeout=30)
         assert browser.execute_script("return window.notReloaded === true")
     else:
         assert out.startswith("Upload refused") and "sandbox" in out, out
