@@ -58,6 +58,22 @@ def reset_platform_tables() -> None:
         cursor.execute(f"truncate {', '.join(tables)} restart identity cascade")
 
 
+def enroll_house_bot(name: str, folder: Path, game: str = "thebes") -> None:
+    """Register the bot package `folder` as a ready built-in Python bot called `name` and enroll it on the ladders
+    of its game (the benches' stand-in for `register_builtin_bots`, without validating the version)."""
+    from arena.botpkg import load_manifest, package_sha256
+    from botregistry.models import Bot, BotVersion
+    from botregistry.services import house_user, manifest_dict
+    from ladders.services import enroll
+
+    manifest, sha = load_manifest(folder), package_sha256(folder)
+    bot = Bot.objects.create(owner=house_user(), name=name, game=game, builtin=True)
+    version = BotVersion.objects.create(bot=bot, number=1, sha256=sha, package_dir=str(folder),
+                                        status="ready", runtime="python", manifest=manifest_dict(manifest))
+    Bot.objects.filter(pk=bot.pk).update(active_version=version)
+    enroll(bot)
+
+
 @contextmanager
 def site_in_chromium(size: str = "1280,1000") -> Iterator[tuple[str, Any]]:
     """The configured Django site served over real HTTP on 127.0.0.1 (static files included) and a headless

@@ -29,30 +29,19 @@ os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/1")
 os.environ.setdefault("ARENA_CELERY_QUEUE", f"arena-bench-{uuid.uuid4().hex[:8]}")
 os.environ.setdefault("ARENA_MAX_PENDING", "4")
 
-from _platform_setup import ROOT, reset_platform_tables, setup_django  # noqa: E402
+from _platform_setup import ROOT, enroll_house_bot, reset_platform_tables, setup_django  # noqa: E402
 from platform_throughput import _forget_queue, start_workers  # noqa: E402
 
 BOTS = ("random", "greedy", "mcts-level1")
 
 
 def make_ladder():
-    from arena.botpkg import load_manifest, package_sha256
-    from botregistry.models import Bot, BotVersion
-    from botregistry.services import house_user, manifest_dict
     from ladders.models import Ladder
-    from ladders.services import enroll
 
     reset_platform_tables()
     ladder = Ladder.objects.create(slug="thebes-2p", name="Thebes 2p", game="thebes", players=2)
-    owner = house_user()
     for name in BOTS:
-        folder = ROOT / "bots" / "python" / name
-        manifest, sha = load_manifest(folder), package_sha256(folder)
-        bot = Bot.objects.create(owner=owner, name=f"python-{name}", game="thebes", builtin=True)
-        version = BotVersion.objects.create(bot=bot, number=1, sha256=sha, package_dir=str(folder),
-                                            status="ready", runtime="python", manifest=manifest_dict(manifest))
-        Bot.objects.filter(pk=bot.pk).update(active_version=version)
-        enroll(bot)
+        enroll_house_bot(f"python-{name}", ROOT / "bots" / "python" / name)
     return ladder
 
 

@@ -24,7 +24,7 @@ os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/1")
 os.environ.setdefault("ARENA_CELERY_QUEUE", f"arena-bench-{uuid.uuid4().hex[:8]}")
 os.environ.setdefault("ARENA_MAX_PENDING", "4")
 
-from _platform_setup import ROOT, reset_platform_tables, setup_django  # noqa: E402
+from _platform_setup import ROOT, enroll_house_bot, reset_platform_tables, setup_django  # noqa: E402
 
 
 def thinking_bot(decide_ms: int):
@@ -45,23 +45,13 @@ def thinking_bot(decide_ms: int):
 
 
 def make_ladder(bots: int, decide_ms: int = 0):
-    from arena.botpkg import load_manifest, package_sha256
-    from botregistry.models import Bot, BotVersion
-    from botregistry.services import house_user, manifest_dict
     from ladders.models import Ladder
-    from ladders.services import enroll
 
     reset_platform_tables()
     ladder = Ladder.objects.create(slug="thebes-2p", name="Thebes 2p", game="thebes", players=2)
     folder = thinking_bot(decide_ms) if decide_ms else ROOT / "bots" / "python" / "random"
-    manifest, sha = load_manifest(folder), package_sha256(folder)
-    owner = house_user()
     for i in range(bots):
-        bot = Bot.objects.create(owner=owner, name=f"random-{i}", game="thebes", builtin=True)
-        version = BotVersion.objects.create(bot=bot, number=1, sha256=sha, package_dir=str(folder),
-                                            status="ready", runtime="python", manifest=manifest_dict(manifest))
-        Bot.objects.filter(pk=bot.pk).update(active_version=version)
-        enroll(bot)
+        enroll_house_bot(f"random-{i}", folder)
     return ladder
 
 
