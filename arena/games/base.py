@@ -12,6 +12,9 @@ Contract for every game:
   replays. An illegal action raises `IllegalAction` naming the action and the reason, and leaves the state as it was.
 - `observation(seat)` is a JSON-able dict of what that seat may know, and nothing it may not (deck order, future
   draws, other seats' hidden cards, the seed). `observation(None)` is the omniscient view, for replays after the game.
+  `public_observation()` is the spectator's view while the game is played: what *every* seat knows, so never more
+  than any one seat's observation (its `seat` is -1, as the omniscient view's; the hidden parts are empty or
+  counted, as in a seat's view of another seat).
   Observation keys are snake_case and match the game's typed protocol message field for field, so the referee can
   turn one into the other without game-specific code.
 - `scores()` are the final (or current) points per seat; `ranking()` is each seat's rank (1 = best, ties share the
@@ -73,6 +76,12 @@ class State(abc.ABC):
 
     @abc.abstractmethod
     def observation(self, seat: int | None) -> dict[str, Any]: ...
+
+    @abc.abstractmethod
+    def public_observation(self) -> dict[str, Any]:
+        """What every seat knows (the live spectator's view): the keys of `observation`, with everything that
+        some seat may not know left out as it is for a seat that may not know it. Two states that differ only in
+        hidden information give the same public observation."""
 
     @abc.abstractmethod
     def is_terminal(self) -> bool: ...

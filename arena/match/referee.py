@@ -27,6 +27,9 @@ stopped, it ranks last, and fallback actions play its seat to the end.
 A decision with exactly one legal action is forced: with `TimeControl.auto_single_action` (the default) the
 referee applies it without calling the bot, so it costs the bot no time and cannot fault; the replay marks it
 `"forced": true`. Decision indices count forced decisions too, so a bot sees the gap.
+
+A seat may be played by a person instead of a bot (`people`: arena.match.person): it gets the same messages under
+the same rules, on the wall clock; it has no process, so it cannot crash, and it needs no start-up.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ import logging
 import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,6 +54,7 @@ from arena.games.base import Action, Game, State
 from arena.match import stalls
 from arena.match.botclock import FIRST_SAMPLE_S, POLL_S, BotClock, HostTrouble, backstop_s
 from arena.match.client import BotClient, CallFailed
+from arena.match.person import Person
 from arena.match.protocol import BadAnswer, Encoder, chosen_index, new_bot_seed_key
 from arena.match.ranking import final_ranks
 from arena.match.types import BotSpec, Fault, FaultKind, MatchResult, SeatResult, TimeControl
@@ -86,6 +90,7 @@ class _Seat:
     started_at: float = 0.0
     checked_at: float = 0.0
     closed: bool = False
+    person: Person | None = None  # a person plays this seat (arena.match.person), not a bot process
 
     @property
     def out(self) -> bool:
@@ -171,7 +176,7 @@ def _launch(seat: _Seat, game: Game, limits: SandboxLimits, sandbox: bool) -> No
     sandbox when the *thread* that started it ends, so bots must not be launched from short-lived pool threads."""
     seat.started_at = time.monotonic()
     if seat.manifest is None:
-        return  # already disqualified for its package
+        return  # already disqualified for its package, or a person's seat
     if game.name not in seat.manifest.games:
         seat.fault(FaultKind.STARTUP, f"bot.toml lists games {list(seat.manifest.games)}, not {game.name!r}", None)
         seat.disqualify("cannot play this game", None)
@@ -193,6 +198,9 @@ def _connect(seat: _Seat, encoder: Encoder, names: list[str], seed: int, tc: Tim
     Runs in parallel for all seats. `startup_ms` is on the bot's clock (`arena.match.botclock`: the CPU the host
     gave it, not the wall), from its launch to StartMatch's answer; raises HostTrouble when the wall backstop
     passes before the bot was given its `startup_ms`."""
+    if seat.person is not None:
+        seat.person.start(encoder.start(seat.index, names, seed, tc, key))
+        return
     if seat.out or seat.process is None:
         return
     process = seat.process
@@ -294,6 +302,8 @@ def _late(still: int | None, decision: int) -> str:
 def _decide(seat: _Seat, encoder: Encoder, state: State, decision: int, legal: list[Action], tc: TimeControl,
             capture: bool = True) -> tuple[int | None, float]:
     """Ask the seat's bot; returns (index of its choice or None after a fault, ms it took)."""
+    if seat.person is not None:
+        return _ask_person(seat, seat.person, encoder, state, decision, legal, tc)
     now = time.monotonic()
     ended = None
     if now - seat.checked_at >= CHECK_EVERY_S:
@@ -344,13 +354,44 @@ def _decide(seat: _Seat, encoder: Encoder, state: State, decision: int, legal: l
             ended = seat.exit_description(wait_s=2.0)
             if ended:
                 message = f"the bot {ended}"
-        seat.fault(kind, message, decision)
-        if kind == FaultKind.CRASH:
-            seat.disqualify("crashed", decision)
-        else:
-            seat.faults_counted += 1
-            if seat.faults_counted > tc.max_faults:
-                seat.disqualify(f"more than {tc.max_faults} faults", decision)
+        _count_fault(seat, kind, message, decision, tc)
+        return None, ms
+    _charge(seat, ms, tc)
+    return choice, ms
+
+
+def _count_fault(seat: _Seat, kind: FaultKind, message: str, decision: int, tc: TimeControl) -> None:
+    """Record a fault of a decision; a crash disqualifies at once, more than `max_faults` faults too."""
+    seat.fault(kind, message, decision)
+    if kind == FaultKind.CRASH:
+        seat.disqualify("crashed", decision)
+    else:
+        seat.faults_counted += 1
+        if seat.faults_counted > tc.max_faults:
+            seat.disqualify(f"more than {tc.max_faults} faults", decision)
+
+
+def _ask_person(seat: _Seat, person: Person, encoder: Encoder, state: State, decision: int, legal: list[Action],
+                tc: TimeControl) -> tuple[int | None, float]:
+    """`_decide` for a person's seat: the same DecideRequest, the same limit and faults, on the wall clock less
+    the referee's stalls (arena.match.person)."""
+    request = encoder.decide(decision, seat.index, state.observation(seat.index), legal, tc.decision_ms, seat.bank_ms)
+    allowed_ms = tc.decision_ms + seat.bank_ms
+    seat.asked.append(decision)
+    t0 = time.perf_counter()
+    response = person.decide(request, allowed_ms / 1000)
+    t1 = time.perf_counter()
+    ms = max(0.0, (t1 - t0 - stalls.WATCH.overlap(t0, t1)) * 1000)
+    try:
+        if response is None or ms > allowed_ms:
+            raise CallFailed(FaultKind.TIMEOUT, f"no answer within {tc.decision_ms} ms + {seat.bank_ms:.0f} ms of "
+                                                f"bank")
+        choice = chosen_index(response, legal)
+    except (CallFailed, BadAnswer) as exc:
+        _charge(seat, min(ms, allowed_ms), tc)
+        if exc.kind == FaultKind.TIMEOUT:
+            seat.bank_ms = 0.0
+        _count_fault(seat, exc.kind, exc.message, decision, tc)
         return None, ms
     _charge(seat, ms, tc)
     return choice, ms
@@ -369,6 +410,7 @@ def default_replay_path(game: str, seed: int, directory: str | os.PathLike[str] 
 
 
 def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec], *,
+              people: Mapping[int, Person] | None = None,
               time_control: TimeControl = TimeControl(), limits: SandboxLimits = SandboxLimits(),
               sandbox: bool = True, replay_path: str | None = None,
               progress: Callable[[int, State], None] | None = None, bot_seed_key: bytes | None = None,
@@ -380,6 +422,9 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
     lines per seat describing what its bot did (for `arena bot check`). `bot_seed_key` keys the bots' seeds
     (arena.match.protocol.bot_seed): a fresh secret when None; pass a replay's to make the same bots choose the
     same again. It never reaches a bot, and is written only into the finished match's replay.
+
+    `people` maps seats to the persons who play them (arena.match.person); their `bots` entries give only the
+    seats' names (`BotSpec.name`; the path is not read).
 
     The bots' own logs (what each printed, by decision, and its annotations: arena.botlogs) are written to
     `logs_path`, or beside the replay (`botlogs.logs_path(replay_path)`) when only `replay_path` is given.
@@ -397,7 +442,14 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
 
     seats: list[_Seat] = []
     engine_opponents: list[dict[str, Any]] = []  # set when the game is over
+    people = dict(people or {})
+    if not set(people) <= set(range(len(bots))):
+        raise ValueError(f"people sit at seats {sorted(people)}, but the match has {len(bots)} seats")
     for i, spec in enumerate(bots):
+        if i in people:
+            seats.append(_Seat(index=i, spec=spec, bank_ms=float(tc.bank_ms), person=people[i],
+                               result=SeatResult(seat=i, name=spec.name or f"person {i + 1}", sha256="")))
+            continue
         manifest, problem = None, None
         try:
             manifest = load_manifest(spec.path)
@@ -465,6 +517,9 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
             s.result.time_ms = round(s.result.time_ms, 3)
         results = [s.result for s in seats]
         live = [s for s in seats if not s.out and s.client is not None] if not void else []
+        for s in seats:
+            if s.person is not None and not void:
+                s.person.end(encoder.end(s.index, results, state.observation(s.index)))
         if capture_output:
             for s in live:
                 s.mark_output("end")

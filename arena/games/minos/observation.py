@@ -83,7 +83,13 @@ def _sea(reg: Region, omni: bool) -> list[str]:
     return out
 
 
+#: The `seat` of the public (spectator's) view: no seat, and not the omniscient view either, so every seat's hidden
+#: parts are left out as they are for another seat (`State.public_observation`).
+PUBLIC = -1
+
+
 def observe(st: MinosPosition, seat: int | None) -> dict[str, Any]:
+    """`seat`'s view; None: the omniscient view; `PUBLIC`: what every seat knows."""
     omni = seat is None
     obs: dict[str, Any] = {
         "seat": -1 if omni else seat,

@@ -29,7 +29,7 @@ from arena.games.minos import data as D
 from arena.games.minos import draft, end_of_round, final_combat, scoring, setup, turn
 from arena.games.minos.actions import MinosAction
 from arena.games.minos.effects import choice_options, choose, execute
-from arena.games.minos.observation import observe
+from arena.games.minos.observation import PUBLIC, observe
 from arena.games.minos.position import BOT, MinosPosition, Region
 from arena.games.minos.vases import checkpoint
 from arena.games.rng import SplitMix64
@@ -243,6 +243,9 @@ class MinosState(MinosPosition):
 
     def observation(self, seat: int | None) -> dict[str, Any]:
         return observe(self, seat)
+
+    def public_observation(self) -> dict[str, Any]:
+        return observe(self, PUBLIC)
 
     # ------------------------------------------------------------------ results (`scoring`)
 

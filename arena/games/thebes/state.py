@@ -929,6 +929,13 @@ class ThebesState(State):
             obs["stack3"] = [CARD_IDS[c] for c in self.stack3]
         return obs
 
+    def public_observation(self) -> dict[str, Any]:
+        """Everything every seat knows: in Thebes a seat's view with no seat named (only the piles' orders are
+        hidden, from everyone)."""
+        obs = self.observation(0)
+        obs["seat"] = -1
+        return obs
+
     # ------------------------------------------------------------------------------------------------ JSON
     def to_json(self) -> dict[str, Any]:
         """The whole state as plain JSON (cards and tokens by name, the RNG as one integer)."""

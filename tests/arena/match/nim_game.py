@@ -47,6 +47,9 @@ class NimState(State):
     def observation(self, seat):
         return {"stones": self.stones, "to_move": self.player}
 
+    def public_observation(self):
+        return self.observation(None)
+
     def is_terminal(self):
         return self.stones == 0
 
