@@ -21,7 +21,7 @@ from arena_site.heartbeat import Heartbeat
 from arena_site.sandbox_mode import sandbox_enabled, unavailable_reason
 from botregistry.package_cache import PackageRefused, local_package
 from botregistry.services import resend_lost_validations
-from matches import ratings, services, storage, suspension
+from matches import live, ratings, services, storage, suspension
 from matches.models import Match
 
 log = logging.getLogger("arena.platform")
@@ -104,11 +104,25 @@ def run_match(self, match_id: int) -> str:
         return _play_and_record(match, services.Run.of(match))
 
 
+def _initial_state(match: Match) -> Any:
+    from arena import games
+
+    params = {"players": match.participants.count(), **dict(match.params)}
+    return games.load(match.game, **params).new_state(int(match.seed))
+
+
 def _play_and_record(match: Match, run: services.Run) -> str:
     beat = _Heartbeat(match.id, run)
+    spectators = live.Broadcast(match.id)  # the live view of the match's page (matches.live)
+
+    def progress(decision: int, state: Any) -> None:
+        beat.progress(decision, state)
+        spectators.decided(decision, state)
+
     beat.start()
     try:
-        result, replay = play(match, beat.progress)
+        spectators.start(_initial_state(match))
+        result, replay = play(match, progress)
     except MatchCannotRun as exc:
         services.fail(match.id, str(exc), run)
         return "failed"
@@ -118,6 +132,7 @@ def _play_and_record(match: Match, run: services.Run) -> str:
         return "failed"
     finally:
         beat.stop()
+        spectators.end()
     recorded = services.record_result(match.id, result, replay, run)
     return "finished" if recorded else "discarded (already finished or taken over)"
 

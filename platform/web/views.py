@@ -34,6 +34,7 @@ from tournaments import services as tservices
 from tournaments.models import Tournament
 
 from . import charts, frames
+from .watch import deal_in_play_elsewhere
 
 #: what the viewer's "skip" buttons skip by, per game (arena.games.<game>.narrate.chapter)
 CHAPTER_WORDS = {"thebes": "year", "minos": "round"}
@@ -231,7 +232,10 @@ def match(request, match_id: int):
         "has_replay": bool(m.replay_path), "seat_range": range(players),
         # the game's own opponents (Minos solo: Rhadamanthus), a row of the seats table once there is a result
         "opponents": frames.opponents(m.game, players, m.result) if m.result else [],
-        "chapter_word": CHAPTER_WORDS.get(m.game, "chapter")}, live=not m.done)
+        "chapter_word": CHAPTER_WORDS.get(m.game, "chapter"),
+        # a running match is watched live (web.watch), unless its deal is still played in another match
+        "live_watch": m.status == Match.Status.RUNNING and (is_staff(request.user) or not deal_in_play_elsewhere(m)),
+        "live_seat_names": [p.version.seat_name for p in seats]}, live=not m.done)
 
 
 SEED_STILL_PLAYED = "this match's deal is still being played (duplicate set or version-test pair): shown once it is over"

@@ -1,0 +1,74 @@
+// Live watching (templates/web/_live_watch.html): a running match's public view, decision by decision, from the
+// server-sent events of web.watch (EventSource reconnects by itself and resumes after the last event it got).
+// Each event `frame` carries {index, seat, to_move, observation}: the spectator's view (what every seat knows)
+// after decision `index`, made by `seat`; it is drawn with the replay viewer's own renderer of the game. The
+// event `end` reloads the page, which then holds the full replay.
+//
+// New user-facing text goes through `t()` (plain English until the i18n branch's JS catalog is merged).
+
+import { rowColour } from "./svg.js";
+
+const t = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
+const RENDERERS = { thebes: () => import("./thebes.js"), minos: () => import("./minos.js") };
+
+export async function watch(root) {
+  const board = root.querySelector("[data-board]");
+  const panel = root.querySelector("[data-players]");
+  const status = root.querySelector("[data-status]");
+  const log = root.querySelector("[data-live-log]");
+  const names = JSON.parse(document.getElementById("live-seats").textContent);
+  const seats = names.map((name, seat) => ({ seat, name }));
+  const load = RENDERERS[root.dataset.game] || (() => import("./generic.js").then((m) => ({ render: m.renderGeneric })));
+  const { render } = await load();
+  const seatName = (seat) => (seat >= 0 && seat < seats.length ? `${seats[seat].name} (${t("seat")} ${seat + 1})`
+    : t("the automated opponent"));
+  let shown = -1;
+  let pending = null;
+  let drawing = false;
+
+  function draw() {
+    drawing = false;
+    const frame = pending;
+    if (!frame) return;
+    const ctx = {
+      header: {}, seats, view: -1, result: null, index: frame.index, last: frame.index, glossary: {},
+      seatName, colour: (seat) => rowColour(seat, seats.length),
+      legend: root.querySelector("[data-board-legend]"),
+    };
+    render(board, panel, { ...frame, action: null, events: [] }, ctx);
+    root.dataset.index = String(frame.index);
+  }
+
+  function show(frame) {
+    if (frame.index <= shown) return; // a resumed stream never repeats, but a second tab's replay of it might
+    shown = frame.index;
+    pending = frame;
+    if (!drawing) {
+      drawing = true;
+      requestAnimationFrame(draw); // one drawing per animation frame, however fast decisions come
+    }
+    const text = frame.index === 0 ? t("The match has started.")
+      : `${t("Turn")} ${frame.index}: ${seatName(frame.seat)} ${t("decided.")}`
+        + (frame.to_move >= 0 ? ` ${t("Next:")} ${seatName(frame.to_move)}.` : "");
+    status.textContent = text;
+    const li = document.createElement("li");
+    li.dataset.turn = String(frame.index);
+    li.textContent = text;
+    log.prepend(li);
+    while (log.children.length > 50) log.lastElementChild.remove();
+  }
+
+  const source = new EventSource(root.dataset.eventsUrl);
+  source.addEventListener("frame", (e) => show(JSON.parse(e.data)));
+  source.addEventListener("end", () => {
+    source.close();
+    status.textContent = t("The match is over: loading its replay…");
+    window.location.reload();
+  });
+  source.addEventListener("error", () => {
+    if (source.readyState === EventSource.CONNECTING) status.textContent = t("Connection lost: reconnecting…");
+  });
+}
+
+const root = document.querySelector("[data-live-watch]");
+if (root) watch(root);

@@ -1,0 +1,123 @@
+"""Watching a running match live (matches.live → web.watch → web/viewer/watch.js): the events carry, in order,
+the spectator's view after every decision and nothing hidden (checked on the wire), a reconnecting browser
+resumes after the last event it got, and the deal of a match still played elsewhere is not shown.
+
+The stream is fed by the same `Broadcast` the match task uses, over the real Redis, from a real game."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+from arena import games
+
+CARD = re.compile(r'"(I{1,2}-\d\d#\d)"')
+
+
+@pytest.fixture
+def running(world):
+    """A running 2-player Minos match between two of the world's bots (made for Minos)."""
+    from botregistry.models import Bot, BotVersion
+    from matches.models import Match, Participant
+
+    match = Match.objects.create(kind=Match.Kind.CHALLENGE, rated=False, game="minos", params={"players": 2},
+                                 seed=424242, status=Match.Status.RUNNING)
+    for i, owner in enumerate(world["owners"][:2]):
+        bot = Bot.objects.create(owner=owner, name=f"watched{i}", game="minos")
+        v = BotVersion.objects.create(bot=bot, number=1, status=BotVersion.Status.READY, sha256="c" * 64,
+                                      package_dir="x")
+        Participant.objects.create(match=match, seat=i, bot=bot, version=v)
+    return match
+
+
+def broadcast_game(match_id: int, seed: int, players: int = 2, limit: int | None = None):
+    """Play a random Minos game, publishing it as the match task does; returns the states after each decision
+    (index 0: the start) and the seat that made each decision."""
+    from matches import live
+
+    state = games.load("minos", players=players).new_state(seed)
+    out = live.Broadcast(match_id)
+    out.start(state)
+    states, actors = [state.clone()], [None]
+    pick = random.Random(seed)
+    i = 0
+    while not state.is_terminal() and (limit is None or i < limit):
+        actors.append(state.current_player())
+        state.apply(pick.choice(state.legal_actions()))
+        out.decided(i, state)
+        states.append(state.clone())
+        i += 1
+    out.end()  # the run is over (cut short with `limit`: as a lost worker's run)
+    return states, actors
+
+
+def events_of(body: str) -> list[dict]:
+    out = []
+    for block in body.split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":"))
+        if "event" in fields:
+            out.append(fields)
+    return out
+
+
+def hidden_cards(state) -> set[str]:
+    """Card ids no spectator may see now: hand cards the other seats do not know, the setup draw, decks and
+    discards."""
+    omni = state.observation(None)
+    hidden = set(omni["hidden"]["deck_i"] + omni["hidden"]["deck_ii"] + omni["hidden"]["discard_i"]
+                 + omni["hidden"]["discard_ii"])
+    for s, p in enumerate(omni["player_states"]):
+        others = state.observation((s + 1) % state.game.players)["player_states"][s]
+        hidden |= set(p["hand"]) - set(others["hand"])
+        hidden |= set(p["setup_drawn"])  # (`pending` choices are hidden choices, not hidden cards: checked apart)
+    return {c for c in hidden if CARD.fullmatch(f'"{c}"')}
+
+
+def test_spectators_get_every_decision_in_order_and_nothing_hidden_on_the_wire(running, anon):
+    states, actors = broadcast_game(running.pk, seed=5)
+    resp = anon.get(f"/matches/{running.pk}/live/")
+    assert resp.status_code == 200 and resp["Content-Type"] == "text/event-stream"
+    body = b"".join(resp.streaming_content).decode()
+    events = events_of(body)
+    frames = [e for e in events if e["event"] == "frame"]
+    assert events[-1]["event"] == "end"
+    assert [json.loads(f["data"])["index"] for f in frames] == list(range(len(states)))
+    checked = 0
+    for f, state, actor in zip(frames, states, actors, strict=True):
+        data = json.loads(f["data"])
+        assert data["seat"] == actor and data["observation"] == state.public_observation()
+        secret = hidden_cards(state)
+        assert not secret & set(CARD.findall(f["data"])), f"frame {data['index']} shows a hidden card"
+        assert all(p["pending"] == [] for p in data["observation"]["player_states"])  # nobody's secret choice
+        checked += bool(secret)
+    assert checked > len(frames) // 2  # there was something to hide in most frames
+    assert '"hidden":{' not in body  # the omniscient view's piles (a covered sea tile reads "hidden")
+
+
+def test_a_reconnecting_spectator_resumes_after_the_last_event_it_got(running, anon):
+    broadcast_game(running.pk, seed=6, limit=12)
+    first = events_of(b"".join(anon.get(f"/matches/{running.pk}/live/").streaming_content).decode())
+    assert first[-1]["event"] == "end"  # the run over: the stream says so (the page then shows the replay)
+    frames = [e for e in first if e["event"] == "frame"]
+    assert len(frames) == 13
+    again = anon.get(f"/matches/{running.pk}/live/", HTTP_LAST_EVENT_ID=frames[4]["id"])
+    resumed = [json.loads(e["data"])["index"] for e in events_of(b"".join(again.streaming_content).decode())
+               if e["event"] == "frame"]
+    assert resumed == list(range(5, 13))
+
+
+def test_forged_and_closed_streams(running, anon, world):
+    from matches.models import Match
+
+    assert anon.get(f"/matches/{running.pk}/live/", HTTP_LAST_EVENT_ID="0;DROP").status_code == 400
+    # a sibling dealt the same (a duplicate set) still queued: its future draws are not shown
+    sibling = Match.objects.create(kind=Match.Kind.TOURNAMENT, game="minos", params={"players": 2},
+                                   seed=running.seed, status=Match.Status.QUEUED)
+    assert anon.get(f"/matches/{running.pk}/live/").status_code == 403
+    assert b"data-live-watch" not in anon.get(f"/matches/{running.pk}/").content
+    sibling.delete()
+    assert b"data-live-watch" in anon.get(f"/matches/{running.pk}/").content
+    assert anon.get(f"/matches/{world['match'].pk}/live/").status_code == 204  # finished: the replay instead
