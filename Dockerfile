@@ -37,4 +37,4 @@ ENV ARENA_STORAGE_DIR=/data/storage ARENA_VAR_DIR=/data
 USER arena
 ENTRYPOINT ["/usr/bin/tini", "--", "sh", "-c", "umask 0002 && exec \"$@\"", "arena"]
 EXPOSE 8000
-CMD ["gunicorn", "--chdir", "platform", "--bind", "0.0.0.0:8000", "--workers", "3", "arena_site.wsgi"]
+CMD ["gunicorn", "--chdir", "platform", "--bind", "0.0.0.0:8000", "--workers", "3", "--worker-class", "gthread", "--threads", "64", "arena_site.wsgi"]

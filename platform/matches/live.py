@@ -95,7 +95,7 @@ class Broadcast:
 
 def read(match_id: int, after: str, block_ms: int, conn: redis.Redis) -> list[tuple[str, dict[str, str]]]:
     """Entries after stream id `after` ("0": from the start), waiting up to `block_ms` for one: [(id, fields)]."""
-    got = conn.xread({key(match_id): after}, count=200, block=block_ms)
+    got: Any = conn.xread({key(match_id): after}, count=200, block=block_ms)  # redis-py types it loosely
     out = []
     for _stream, entries in got or []:
         for entry_id, fields in entries:

@@ -233,8 +233,9 @@ def match(request, match_id: int):
         # the game's own opponents (Minos solo: Rhadamanthus), a row of the seats table once there is a result
         "opponents": frames.opponents(m.game, players, m.result) if m.result else [],
         "chapter_word": CHAPTER_WORDS.get(m.game, "chapter"),
-        # a running match is watched live (web.watch), unless its deal is still played in another match
-        "live_watch": m.status == Match.Status.RUNNING and (is_staff(request.user) or not deal_in_play_elsewhere(m)),
+        # a match to be played or under way is watched live (web.watch; from the queue, it waits for the first
+        # decision), unless its deal is still played in another match
+        "live_watch": not m.done and (is_staff(request.user) or not deal_in_play_elsewhere(m)),
         "live_seat_names": [p.version.seat_name for p in seats]}, live=not m.done)
 
 

@@ -11,13 +11,13 @@ import random
 import time
 from pathlib import Path
 
+from referee_helpers import FIXED_KEY
+
 from arena import games
 from arena import replay as replays
 from arena.match import BotSpec, FaultKind, TimeControl, run_match
 from arena.match.protocol import Encoder
 from arena.v1 import arena_pb2
-
-from referee_helpers import FIXED_KEY
 
 ROOT = Path(__file__).resolve().parents[3]
 

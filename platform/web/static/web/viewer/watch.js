@@ -2,7 +2,9 @@
 // server-sent events of web.watch (EventSource reconnects by itself and resumes after the last event it got).
 // Each event `frame` carries {index, seat, to_move, observation}: the spectator's view (what every seat knows)
 // after decision `index`, made by `seat`; it is drawn with the replay viewer's own renderer of the game. The
-// event `end` reloads the page, which then holds the full replay.
+// event `end` says so and offers the full replay (a link reloading the page: no surprise reload under the
+// reader's eyes). The root's data attributes say what arrived (`received`, `order`: "ok" or the first gap), for
+// tests and for anyone curious.
 //
 // New user-facing text goes through `t()` (plain English until the i18n branch's JS catalog is merged).
 
@@ -39,9 +41,14 @@ export async function watch(root) {
     root.dataset.index = String(frame.index);
   }
 
+  let received = 0;
+  root.dataset.order = "ok";
   function show(frame) {
-    if (frame.index <= shown) return; // a resumed stream never repeats, but a second tab's replay of it might
+    if (frame.index <= shown) return; // a resumed stream never repeats an event; ignore one if it did
+    if (frame.index !== shown + 1 && root.dataset.order === "ok") root.dataset.order = `gap before ${frame.index}`;
     shown = frame.index;
+    received += 1;
+    root.dataset.received = String(received);
     pending = frame;
     if (!drawing) {
       drawing = true;
@@ -62,8 +69,12 @@ export async function watch(root) {
   source.addEventListener("frame", (e) => show(JSON.parse(e.data)));
   source.addEventListener("end", () => {
     source.close();
-    status.textContent = t("The match is over: loading its replay…");
-    window.location.reload();
+    root.dataset.ended = "1";
+    status.textContent = t("The match is over.") + " ";
+    const again = document.createElement("a");
+    again.href = window.location.pathname;
+    again.textContent = t("Show its replay");
+    status.append(again);
   });
   source.addEventListener("error", () => {
     if (source.readyState === EventSource.CONNECTING) status.textContent = t("Connection lost: reconnecting…");

@@ -1,0 +1,64 @@
+"""A second browser watches a ladder match while a real Celery worker plays it with real sandboxed built-in
+bots (headless Chromium): the page, opened while the match waits in the queue, receives the spectator's view of
+every decision, in order and without a gap, draws the board with the viewer's renderer, and says when the match
+is over; the live page has no axe violation. Screenshots (1366 and 390 px) go to test-artifacts/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from tests.platform.web.conftest import wait
+from tests.platform.web.test_accessibility_browser import axe_source, violations  # noqa: F401  (a fixture)
+
+pytestmark = [pytest.mark.browser, pytest.mark.sandbox, pytest.mark.django_db(transaction=True),
+              pytest.mark.timeout(400)]
+
+ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
+
+
+def data(driver, name: str) -> str | None:
+    return driver.execute_script(f"return document.querySelector('[data-live-watch]').dataset.{name} || null")
+
+
+def test_a_second_browser_watches_a_ladder_match_decision_by_decision(celery_worker, browser, live_server,
+                                                                      axe_source):  # noqa: F811
+    from arena import replay as replays
+    from botregistry.models import Bot
+    from ladders.models import Ladder
+    from matches import services
+    from matches.models import Match
+
+    call_command("ensure_ladders", verbosity=0)
+    call_command("register_builtin_bots", verbosity=0)
+    ladder = Ladder.objects.get(slug="thebes-2p")
+    bots = list(Bot.objects.filter(builtin=True, game="thebes", name__startswith="python-").order_by("name")[:2])
+    assert len(bots) == 2
+    match = services.create_match(game="thebes", params={"players": 2}, time_control={},
+                                  versions=[b.playing_version.pk for b in bots], ladder=ladder, queue=False)
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.set_window_size(1366, 900)
+    browser.get(f"{live_server.url}/matches/{match.pk}/")
+    wait(browser, lambda d: data(d, "order") == "ok", 30)  # the module ran and the stream is open
+    assert not violations(browser, axe_source)
+
+    services.send(match.pk)  # the worker starts it now; the page is already listening
+    wait(browser, lambda d: int(data(d, "received") or 0) >= 8 or data(d, "ended"), 240)
+    browser.save_screenshot(str(ARTIFACTS / "live-thebes-1366.png"))
+    browser.set_window_size(390, 844)
+    browser.save_screenshot(str(ARTIFACTS / "live-thebes-390.png"))
+    browser.set_window_size(1366, 900)
+    wait(browser, lambda d: data(d, "ended") == "1", 300)
+    browser.save_screenshot(str(ARTIFACTS / "live-thebes-ended-1366.png"))
+
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED, match.status_reason
+    decisions = len(replays.load(match.replay_file)["decisions"])
+    assert data(browser, "order") == "ok"  # every decision, each after the one before it
+    assert int(data(browser, "received")) == decisions + 1  # the start and each decision, once
+    assert int(data(browser, "index")) == decisions  # the board shows the final position
+    panel = browser.find_element("css selector", "[data-live-watch] [data-players]").text
+    assert bots[0].playing_version.seat_name.split(" v")[0] in panel
+    assert "over" in browser.find_element("css selector", "[data-live-watch] [data-status]").text
