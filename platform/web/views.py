@@ -34,7 +34,7 @@ from tournaments import services as tservices
 from tournaments.models import Tournament
 
 from . import charts, frames
-from .watch import deal_in_play_elsewhere
+from .watch import deal_in_play_elsewhere, live_now
 
 #: what the viewer's "skip" buttons skip by, per game (arena.games.<game>.narrate.chapter)
 CHAPTER_WORDS = {"thebes": "year", "minos": "round"}
@@ -81,7 +81,8 @@ def home(request):
     recent = (Match.objects.filter(status=Match.Status.FINISHED).order_by("-finished_at")
               .prefetch_related(Prefetch("participants", queryset=Participant.objects.select_related("bot")))[:10])
     return _live_page(request, "web/home.html", "web/_home_recent.html", {
-        "games": game_registry.names(), "ladders": ladders, "tournaments": tournaments, "recent": recent},
+        "games": game_registry.names(), "ladders": ladders, "tournaments": tournaments, "recent": recent,
+        "live_now": live_now(Match.objects.all())},
         live=True)
 
 
@@ -103,6 +104,7 @@ def ladder(request, slug: str):
         r.level = level_of(r.bot.name, r.bot.builtin)
     return _live_page(request, "web/ladder.html", "web/_ladder_board.html", {
         "ladder": ladder, "page": page, "rows": rows, "sort": sort, "levels": _levels(ladder),
+        "live_now": live_now(Match.objects.filter(ladder=ladder)),
         "provisional_games": settings.ARENA_RATING["provisional_games"],
         "columns": [("rank", "Rank"), ("bot", "Bot"), ("owner", "Owner"), ("elo", "Rating"),
                     ("games", "Games"), ("winrate", "Win rate")]}, live=ladder.active)
@@ -308,7 +310,8 @@ def tournament(request, tournament_id: int):
     cross = cross_table(t, table, entries, rounds) if t.format == Tournament.Format.ROUND_ROBIN else None
     return _live_page(request, "web/tournament.html", "web/_tournament_live.html", {
         "t": t, "table": table, "rounds": rounds, "entries": sorted(entries.values(), key=lambda e: (e.seeding, e.id)),
-        "total_rounds": t.total_rounds, "cross": cross},
+        "total_rounds": t.total_rounds, "cross": cross,
+        "live_now": live_now(Match.objects.filter(tournament_game__round__tournament=t))},
         live=t.status in (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING))
 
 

@@ -18,13 +18,14 @@ import time
 from collections.abc import Iterator
 
 import redis
+from django.db.models import Prefetch, QuerySet
 from django.http import HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from matches import live
-from matches.models import Match
+from matches.models import Match, Participant
 from matches.seeds import is_staff
 
 #: How long one connection streams before the browser resumes it.
@@ -39,6 +40,14 @@ def deal_in_play_elsewhere(match: Match) -> bool:
     """Another match dealt the same (same seed) is queued or running."""
     return Match.objects.filter(seed=match.seed, status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).exclude(
         pk=match.pk).exists()
+
+
+def live_now(matches: QuerySet[Match], n: int = 8) -> list[Match]:
+    """The newest running matches of `matches` (the "Live now" lists of the home, ladder and tournament pages),
+    with their seats' bots, newest first."""
+    return list(matches.filter(status=Match.Status.RUNNING).order_by("-started_at", "-id")
+                .prefetch_related(Prefetch("participants", queryset=Participant.objects.select_related("bot")
+                                           .order_by("seat")))[:n])
 
 
 def _event(name: str, data: str, entry_id: str | None = None) -> str:

@@ -121,3 +121,16 @@ def test_forged_and_closed_streams(running, anon, world):
     sibling.delete()
     assert b"data-live-watch" in anon.get(f"/matches/{running.pk}/").content
     assert anon.get(f"/matches/{world['match'].pk}/live/").status_code == 204  # finished: the replay instead
+
+
+def test_running_matches_are_listed_live_now_on_the_home_and_ladder_pages(running, anon, world):
+    from matches.models import Match
+
+    ladder_match = Match.objects.create(kind=Match.Kind.LADDER, ladder=world["ladder"], game="thebes",
+                                        params={"players": 4}, seed=9, status=Match.Status.RUNNING)
+    home = anon.get("/").content.decode()
+    assert f'data-live-match="{running.pk}"' in home and f'data-live-match="{ladder_match.pk}"' in home
+    ladder = anon.get(f"/ladders/{world['ladder'].slug}/").content.decode()
+    assert f'data-live-match="{ladder_match.pk}"' in ladder and f'data-live-match="{running.pk}"' not in ladder
+    Match.objects.filter(pk__in=[running.pk, ladder_match.pk]).update(status=Match.Status.FINISHED)
+    assert "data-live-match" not in anon.get("/").content.decode()
