@@ -2,11 +2,13 @@
 
 The worker playing a match appends one entry per decision to the stream `<queue>:live:<match id>` (Redis
 streams keep the entries in order with ids that a reader resumes from, so a browser that reconnects with
-`Last-Event-ID` gets every decision it missed, once); the web's event stream (`web.live`) reads it. Each entry
-holds only the spectator's view (`State.public_observation`: what every seat knows), the decision's index and
+`Last-Event-ID` gets every decision it missed, once); the web's event stream (`web.watch`) reads it. Each entry
+of this public stream holds only the spectator's view (`State.public_observation`: what every seat knows), the decision's index and
 the seat that decided, never an action's text (in Minos a decision can be secret until every seat committed;
 its effects show in the later public views) nor a seat's own view. So nothing hidden reaches the stream while the
-match runs; the full replay is shown once it is over.
+match runs; the full replay is shown once it is over. Beside it, each seat has a stream of its own view
+(`State.observation(seat)`, what the seat's bot was shown), which `web.watch` serves only to those who may play
+that seat's bot (its owner, its team).
 
 Publishing never fails a match: a Redis that does not answer costs the spectators their view, not the game
 (`Broadcast` stops publishing after its first failure and logs it). The stream is capped at `MAX_ENTRIES` and
@@ -41,15 +43,18 @@ def client(timeout_s: float | None = TIMEOUT_S) -> redis.Redis:
     return redis.Redis.from_url(url, socket_timeout=timeout_s, socket_connect_timeout=TIMEOUT_S)
 
 
-def key(match_id: int) -> str:
-    """The match's stream, under the site's queue name (sites or test runs sharing a Redis never mix)."""
-    return f"{settings.CELERY_TASK_DEFAULT_QUEUE}:live:{match_id}"
+def key(match_id: int, seat: int | None = None) -> str:
+    """The match's public stream, or one seat's (`seat`), under the site's queue name (sites or test runs sharing
+    a Redis never mix)."""
+    base = f"{settings.CELERY_TASK_DEFAULT_QUEUE}:live:{match_id}"
+    return base if seat is None else f"{base}:seat:{seat}"
 
 
-def frame(decision: int, seat: int | None, state: Any) -> dict[str, Any]:
-    """A stream entry's content: the public view after `decision` decisions (0: the start), made by `seat`."""
+def frame(decision: int, seat: int | None, state: Any, view: int | None = None) -> dict[str, Any]:
+    """A stream entry's content: the public view (or seat `view`'s own) after `decision` decisions (0: the
+    start), made by `seat`."""
     return {"index": decision, "seat": seat, "to_move": state.current_player(),
-            "observation": state.public_observation()}
+            "observation": state.public_observation() if view is None else state.observation(view)}
 
 
 class Broadcast:
@@ -61,41 +66,55 @@ class Broadcast:
         self.key = key(match_id)
         self.redis: redis.Redis | None = client()
         self.to_move: int | None = None
+        self.players = 0
 
-    def _add(self, fields: dict[str, str]) -> None:
+    def _add(self, fields: dict[str, str], stream: str | None = None) -> None:
         if self.redis is None:
             return
         try:
-            self.redis.xadd(self.key, fields, maxlen=MAX_ENTRIES, approximate=True)  # type: ignore[arg-type]
+            self.redis.xadd(stream or self.key, fields, maxlen=MAX_ENTRIES,  # type: ignore[arg-type]
+                            approximate=True)
         except (redis.RedisError, OSError) as exc:
             log.warning("match %s: live view not published (%s); the match goes on", self.match_id, exc)
             self.redis = None
 
     def start(self, state: Any) -> None:
+        self.players = state.game.players
         if self.redis is not None:
-            try:
-                self.redis.delete(self.key)  # a re-run (a worker lost) starts its story again
+            try:  # a re-run (a worker lost) starts its story again
+                self.redis.delete(self.key, *(key(self.match_id, s) for s in range(self.players)))
             except (redis.RedisError, OSError):
                 pass
         self.to_move = state.current_player()
-        self._add({"frame": json.dumps(frame(0, None, state), separators=(",", ":"))})
+        self._publish(0, None, state)
 
     def decided(self, decision: int, state: Any) -> None:
         actor, self.to_move = self.to_move, state.current_player()
-        self._add({"frame": json.dumps(frame(decision + 1, actor, state), separators=(",", ":"))})
+        self._publish(decision + 1, actor, state)
+
+    def _publish(self, index: int, actor: int | None, state: Any) -> None:
+        self._add({"frame": json.dumps(frame(index, actor, state), separators=(",", ":"))})
+        for s in range(self.players):  # each seat's own view, for its owner (web.watch checks who asks)
+            self._add({"frame": json.dumps(frame(index, actor, state, s), separators=(",", ":"))},
+                      key(self.match_id, s))
 
     def end(self) -> None:
-        self._add({"end": "1"})
+        streams = [self.key, *(key(self.match_id, s) for s in range(self.players))]
+        for stream in streams:
+            self._add({"end": "1"}, stream)
         if self.redis is not None:
             try:
-                self.redis.expire(self.key, KEEP_S)
+                for stream in streams:
+                    self.redis.expire(stream, KEEP_S)
             except (redis.RedisError, OSError):
                 pass
 
 
-def read(match_id: int, after: str, block_ms: int, conn: redis.Redis) -> list[tuple[str, dict[str, str]]]:
-    """Entries after stream id `after` ("0": from the start), waiting up to `block_ms` for one: [(id, fields)]."""
-    got: Any = conn.xread({key(match_id): after}, count=200, block=block_ms)  # redis-py types it loosely
+def read(match_id: int, after: str, block_ms: int, conn: redis.Redis, seat: int | None = None
+         ) -> list[tuple[str, dict[str, str]]]:
+    """Entries of the public stream (or seat `seat`'s) after stream id `after` ("0": from the start), waiting up
+    to `block_ms` for one: [(id, fields)]."""
+    got: Any = conn.xread({key(match_id, seat): after}, count=200, block=block_ms)  # redis-py types it loosely
     out = []
     for _stream, entries in got or []:
         for entry_id, fields in entries:

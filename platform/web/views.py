@@ -238,7 +238,8 @@ def match(request, match_id: int):
         # a match to be played or under way is watched live (web.watch; from the queue, it waits for the first
         # decision), unless its deal is still played in another match
         "live_watch": not m.done and (is_staff(request.user) or not deal_in_play_elsewhere(m)),
-        "live_seat_names": [p.version.seat_name for p in seats]}, live=not m.done)
+        "live_seat_names": [p.version.seat_name for p in seats],
+        "own_seats": [p for p in seats if can_play(request.user, p.bot)]}, live=not m.done)
 
 
 SEED_STILL_PLAYED = "this match's deal is still being played (duplicate set or version-test pair): shown once it is over"

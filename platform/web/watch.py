@@ -6,6 +6,10 @@ decision they have not seen): an event `frame` per decision (the public view, `S
 then `end` once the match is over (the page then shows the replay). Each connection lasts at most `STREAM_S`
 and is then resumed by the browser, so a web worker is never held for good.
 
+`?seat=N` streams seat N's own view instead (what its bot was shown), to those who may play that seat's bot
+(its owner, its team's members: `botregistry.ownership.can_play`), never to anyone else, staff included: the
+deal stays hidden until the match is over, as in the finished replay's seat views.
+
 Who may watch: anyone, while no other match with the same deal is queued or running (a duplicate set's or a
 version test's sibling would be shown its future draws: `matches.seeds`), staff always. A finished match answers
 204 (EventSource then stops): its replay is on the page.
@@ -24,6 +28,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from botregistry.ownership import can_play
 from matches import live
 from matches.models import Match, Participant
 from matches.seeds import is_staff
@@ -63,17 +68,27 @@ def live_events(request, match_id: int):
     if deal_in_play_elsewhere(m) and not is_staff(request.user):
         return HttpResponse(_("this match's deal is still being played in another match: watch it once that is "
                               "over"), status=403, content_type="text/plain")
+    seat = None
+    if "seat" in request.GET:
+        part = m.participants.select_related("bot").filter(seat=request.GET["seat"]).first() \
+            if request.GET["seat"].isdigit() else None
+        if part is None:
+            return HttpResponseBadRequest(_("no such seat in this match"), content_type="text/plain")
+        if not can_play(request.user, part.bot):
+            return HttpResponse(_("only the owner of this seat's bot may watch its view"), status=403,
+                                content_type="text/plain")
+        seat = part.seat
     after = request.headers.get("Last-Event-ID") or request.GET.get("after") or "0"
     if not _STREAM_ID.match(after):
         return HttpResponseBadRequest(_("Last-Event-ID must be a stream id such as 1700000000000-0"),
                                       content_type="text/plain")
-    resp = StreamingHttpResponse(_stream(m.pk, after), content_type="text/event-stream")
+    resp = StreamingHttpResponse(_stream(m.pk, after, seat), content_type="text/event-stream")
     resp["Cache-Control"] = "no-store"
     resp["X-Accel-Buffering"] = "no"  # a proxy must pass each event on at once
     return resp
 
 
-def _stream(match_id: int, after: str) -> Iterator[str]:
+def _stream(match_id: int, after: str, seat: int | None) -> Iterator[str]:
     conn = live.client(timeout_s=BLOCK_MS / 1000 + 5)
     last = after
     deadline = time.monotonic() + STREAM_S
@@ -81,7 +96,7 @@ def _stream(match_id: int, after: str) -> Iterator[str]:
     try:
         while time.monotonic() < deadline:
             try:
-                entries = live.read(match_id, last, BLOCK_MS, conn)
+                entries = live.read(match_id, last, BLOCK_MS, conn, seat)
             except (redis.RedisError, OSError):
                 yield ": the live view is unavailable for now\n\n"
                 return  # the browser tries again after `retry`

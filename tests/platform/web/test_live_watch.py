@@ -134,3 +134,23 @@ def test_running_matches_are_listed_live_now_on_the_home_and_ladder_pages(runnin
     assert f'data-live-match="{ladder_match.pk}"' in ladder and f'data-live-match="{running.pk}"' not in ladder
     Match.objects.filter(pk__in=[running.pk, ladder_match.pk]).update(status=Match.Status.FINISHED)
     assert "data-live-match" not in anon.get("/").content.decode()
+
+
+def test_a_seats_owner_may_watch_that_seats_own_view_and_nobody_else_may(running, anon, world):
+    from django.test import Client
+
+    states, _ = broadcast_game(running.pk, seed=8, limit=30)
+    owner, other = Client(), Client()
+    owner.force_login(world["owners"][0])  # owns seat 0's bot
+    other.force_login(world["owners"][2])  # owns no seat of this match
+    body = b"".join(owner.get(f"/matches/{running.pk}/live/?seat=0").streaming_content).decode()
+    frames = [json.loads(e["data"]) for e in events_of(body) if e["event"] == "frame"]
+    assert [f["observation"] for f in frames] == [s.observation(0) for s in states]
+    assert owner.get(f"/matches/{running.pk}/live/?seat=1").status_code == 403  # the other seat: never
+    assert other.get(f"/matches/{running.pk}/live/?seat=0").status_code == 403
+    assert anon.get(f"/matches/{running.pk}/live/?seat=0").status_code == 403
+    assert owner.get(f"/matches/{running.pk}/live/?seat=7").status_code == 400
+    assert owner.get(f"/matches/{running.pk}/live/?seat=-1").status_code == 400
+    page = owner.get(f"/matches/{running.pk}/").content.decode()
+    assert "data-live-seat" in page and 'value="0"' in page and 'value="1"' not in page
+    assert "data-live-seat" not in other.get(f"/matches/{running.pk}/").content.decode()

@@ -33,7 +33,7 @@ export async function watch(root) {
     const frame = pending;
     if (!frame) return;
     const ctx = {
-      header: {}, seats, view: -1, result: null, index: frame.index, last: frame.index, glossary: {},
+      header: {}, seats, view, result: null, index: frame.index, last: frame.index, glossary: {},
       seatName, colour: (seat) => rowColour(seat, seats.length),
       legend: root.querySelector("[data-board-legend]"),
     };
@@ -65,9 +65,24 @@ export async function watch(root) {
     while (log.children.length > 50) log.lastElementChild.remove();
   }
 
-  const source = new EventSource(root.dataset.eventsUrl);
-  source.addEventListener("frame", (e) => show(JSON.parse(e.data)));
-  source.addEventListener("end", () => {
+  let source = null;
+  let view = -1;
+  function connect(seat) {
+    // a seat's own view (for its owner: the server checks) or everyone's; switching starts the story again
+    if (source) source.close();
+    view = seat;
+    shown = -1;
+    received = 0;
+    root.dataset.order = "ok";
+    log.replaceChildren();
+    source = new EventSource(root.dataset.eventsUrl + (seat >= 0 ? `?seat=${seat}` : ""));
+    source.addEventListener("frame", (e) => show(JSON.parse(e.data)));
+    source.addEventListener("end", ended);
+    source.addEventListener("error", () => {
+      if (source.readyState === EventSource.CONNECTING) status.textContent = t("Connection lost: reconnecting…");
+    });
+  }
+  function ended() {
     source.close();
     root.dataset.ended = "1";
     status.textContent = t("The match is over.") + " ";
@@ -75,10 +90,10 @@ export async function watch(root) {
     again.href = window.location.pathname;
     again.textContent = t("Show its replay");
     status.append(again);
-  });
-  source.addEventListener("error", () => {
-    if (source.readyState === EventSource.CONNECTING) status.textContent = t("Connection lost: reconnecting…");
-  });
+  }
+  const picker = root.querySelector("[data-live-seat]");
+  if (picker) picker.addEventListener("change", () => connect(picker.value === "" ? -1 : Number(picker.value)));
+  connect(-1);
 }
 
 const root = document.querySelector("[data-live-watch]");
