@@ -8,7 +8,8 @@ the seat that decided, never an action's text (in Minos a decision can be secret
 its effects show in the later public views) nor a seat's own view. So nothing hidden reaches the stream while the
 match runs; the full replay is shown once it is over. Beside it, each seat has a stream of its own view
 (`State.observation(seat)`, what the seat's bot was shown), which `web.watch` serves only to those who may play
-that seat's bot (its owner, its team).
+that seat's bot (its owner, its team); it is published only while someone watches it (`wanted_key`), from the
+decision after they came (the referee's thread computes the views it publishes: ~1 ms each).
 
 Publishing never fails a match: a Redis that does not answer costs the spectators their view, not the game
 (`Broadcast` stops publishing after its first failure and logs it). The stream is capped at `MAX_ENTRIES` and
@@ -19,6 +20,10 @@ from __future__ import annotations
 
 import json
 import logging
+import queue
+import threading
+import time
+from collections.abc import Sequence
 from typing import Any
 
 import redis
@@ -50,6 +55,17 @@ def key(match_id: int, seat: int | None = None) -> str:
     return base if seat is None else f"{base}:seat:{seat}"
 
 
+def wanted_key(match_id: int, seat: int) -> str:
+    """Set (with a short expiry) while someone watches seat `seat`'s own view: only then is it published."""
+    return key(match_id, seat) + ":wanted"
+
+
+#: How long a seat's view stays published after its watcher last said it watches (web.watch renews it).
+WANTED_S = 30
+#: How often the writer thread looks which seats' views are watched.
+WANTED_EVERY_S = 1.0
+
+
 def frame(decision: int, seat: int | None, state: Any, view: int | None = None) -> dict[str, Any]:
     """A stream entry's content: the public view (or seat `view`'s own) after `decision` decisions (0: the
     start), made by `seat`."""
@@ -67,22 +83,58 @@ class Broadcast:
         self.redis: redis.Redis | None = client()
         self.to_move: int | None = None
         self.players = 0
+        self.wanted: frozenset[int] = frozenset()  # the seats whose own view someone watches (`wanted_key`)
+        self._looked = 0.0
+        # the writes to Redis run on a thread of their own: the referee's thread only computes the views (the
+        # states change under it), never waits for the network (bench/live_latency.py)
+        self._outbox: queue.SimpleQueue[tuple[list[tuple[str, dict[str, str]]], Sequence[str]] | None] = \
+            queue.SimpleQueue()
+        self._writer = threading.Thread(target=self._write, name=f"live-{match_id}", daemon=True)
+        self._writer.start()
 
-    def _add(self, fields: dict[str, str], stream: str | None = None) -> None:
-        if self.redis is None:
-            return
-        try:
-            self.redis.xadd(stream or self.key, fields, maxlen=MAX_ENTRIES,  # type: ignore[arg-type]
-                            approximate=True)
-        except (redis.RedisError, OSError) as exc:
-            log.warning("match %s: live view not published (%s); the match goes on", self.match_id, exc)
-            self.redis = None
+    def _add(self, entries: list[tuple[str, dict[str, str]]], expire: Sequence[str] = ()) -> None:
+        """Queue `entries` ([(stream, fields)]) and the `expire` streams to expire, for one round trip."""
+        if self.redis is not None:
+            self._outbox.put((entries, expire))
+
+    def _write(self) -> None:
+        """The writer thread: everything queued so far in one round trip (it keeps up with any pace), in order,
+        until `end`."""
+        done = False
+        while not done:
+            batch = [self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < 500:
+                batch.append(self._outbox.get())
+            done = batch[-1] is None
+            conn = self.redis
+            if conn is None:
+                continue  # after a failure: drained, not written
+            try:
+                pipe = conn.pipeline(transaction=False)
+                for item in batch:
+                    if item is None:
+                        continue
+                    entries, expire = item
+                    for stream, fields in entries:
+                        pipe.xadd(stream, fields, maxlen=MAX_ENTRIES, approximate=True)  # type: ignore[arg-type]
+                    for stream in expire:
+                        pipe.expire(stream, KEEP_S)
+                if time.monotonic() - self._looked >= WANTED_EVERY_S:
+                    self._looked = time.monotonic()
+                    pipe.mget([wanted_key(self.match_id, s) for s in range(self.players)])
+                answers = pipe.execute()
+                if len(answers) and isinstance(answers[-1], list):
+                    self.wanted = frozenset(s for s, v in enumerate(answers[-1]) if v)
+            except (redis.RedisError, OSError) as exc:
+                log.warning("match %s: live view not published (%s); the match goes on", self.match_id, exc)
+                self.redis = None
 
     def start(self, state: Any) -> None:
         self.players = state.game.players
-        if self.redis is not None:
+        conn = self.redis
+        if conn is not None:
             try:  # a re-run (a worker lost) starts its story again
-                self.redis.delete(self.key, *(key(self.match_id, s) for s in range(self.players)))
+                conn.delete(self.key, *(key(self.match_id, s) for s in range(self.players)))
             except (redis.RedisError, OSError):
                 pass
         self.to_move = state.current_player()
@@ -93,21 +145,17 @@ class Broadcast:
         self._publish(decision + 1, actor, state)
 
     def _publish(self, index: int, actor: int | None, state: Any) -> None:
-        self._add({"frame": json.dumps(frame(index, actor, state), separators=(",", ":"))})
-        for s in range(self.players):  # each seat's own view, for its owner (web.watch checks who asks)
-            self._add({"frame": json.dumps(frame(index, actor, state, s), separators=(",", ":"))},
-                      key(self.match_id, s))
+        # the public view, and the own view of each seat someone watches (its owner: web.watch checks who asks)
+        entries = [(self.key, frame(index, actor, state))]
+        entries += [(key(self.match_id, s), frame(index, actor, state, s)) for s in sorted(self.wanted)]
+        self._add([(stream, {"frame": json.dumps(f, separators=(",", ":"))}) for stream, f in entries])
 
-    def end(self) -> None:
+    def end(self, wait_s: float = 10.0) -> None:
+        """The run is over: say so on every stream, and wait up to `wait_s` for the writes to be done."""
         streams = [self.key, *(key(self.match_id, s) for s in range(self.players))]
-        for stream in streams:
-            self._add({"end": "1"}, stream)
-        if self.redis is not None:
-            try:
-                for stream in streams:
-                    self.redis.expire(stream, KEEP_S)
-            except (redis.RedisError, OSError):
-                pass
+        self._add([(stream, {"end": "1"}) for stream in streams], expire=streams)
+        self._outbox.put(None)
+        self._writer.join(wait_s)
 
 
 def read(match_id: int, after: str, block_ms: int, conn: redis.Redis, seat: int | None = None

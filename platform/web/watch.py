@@ -95,6 +95,11 @@ def _stream(match_id: int, after: str, seat: int | None) -> Iterator[str]:
     yield "retry: 2000\n\n"
     try:
         while time.monotonic() < deadline:
+            if seat is not None:  # the worker publishes this seat's view while someone watches it
+                try:
+                    conn.set(live.wanted_key(match_id, seat), "1", ex=live.WANTED_S)
+                except (redis.RedisError, OSError):
+                    pass
             try:
                 entries = live.read(match_id, last, BLOCK_MS, conn, seat)
             except (redis.RedisError, OSError):

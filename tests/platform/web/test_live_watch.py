@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 
 import pytest
 
@@ -33,7 +34,7 @@ def running(world):
     return match
 
 
-def broadcast_game(match_id: int, seed: int, players: int = 2, limit: int | None = None):
+def broadcast_game(match_id: int, seed: int, players: int = 2, limit: int | None = None, pause_s: float = 0.0):
     """Play a random Minos game, publishing it as the match task does; returns the states after each decision
     (index 0: the start) and the seat that made each decision."""
     from matches import live
@@ -49,6 +50,7 @@ def broadcast_game(match_id: int, seed: int, players: int = 2, limit: int | None
         state.apply(pick.choice(state.legal_actions()))
         out.decided(i, state)
         states.append(state.clone())
+        time.sleep(pause_s)  # (a bot's decision takes time; in-process decisions come faster than any match)
         i += 1
     out.end()  # the run is over (cut short with `limit`: as a lost worker's run)
     return states, actors
@@ -139,13 +141,20 @@ def test_running_matches_are_listed_live_now_on_the_home_and_ladder_pages(runnin
 def test_a_seats_owner_may_watch_that_seats_own_view_and_nobody_else_may(running, anon, world):
     from django.test import Client
 
-    states, _ = broadcast_game(running.pk, seed=8, limit=30)
+    from matches import live
+
+    # the owner is watching seat 0 (web.watch says so, as this does): the worker publishes that seat's view
+    live.client().set(live.wanted_key(running.pk, 0), "1", ex=live.WANTED_S)
+    states, _ = broadcast_game(running.pk, seed=8, limit=40, pause_s=0.05)
     owner, other = Client(), Client()
     owner.force_login(world["owners"][0])  # owns seat 0's bot
     other.force_login(world["owners"][2])  # owns no seat of this match
     body = b"".join(owner.get(f"/matches/{running.pk}/live/?seat=0").streaming_content).decode()
     frames = [json.loads(e["data"]) for e in events_of(body) if e["event"] == "frame"]
-    assert [f["observation"] for f in frames] == [s.observation(0) for s in states]
+    indices = [f["index"] for f in frames]
+    assert len(frames) >= 20 and indices == list(range(indices[0], 41))  # from when it was wanted, every one
+    assert all(f["observation"] == states[f["index"]].observation(0) for f in frames)
+    assert live.client().xlen(live.key(running.pk, 1)) == 1  # nobody watched seat 1: only its "end", no view
     assert owner.get(f"/matches/{running.pk}/live/?seat=1").status_code == 403  # the other seat: never
     assert other.get(f"/matches/{running.pk}/live/?seat=0").status_code == 403
     assert anon.get(f"/matches/{running.pk}/live/?seat=0").status_code == 403

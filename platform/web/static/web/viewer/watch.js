@@ -45,7 +45,10 @@ export async function watch(root) {
   root.dataset.order = "ok";
   function show(frame) {
     if (frame.index <= shown) return; // a resumed stream never repeats an event; ignore one if it did
-    if (frame.index !== shown + 1 && root.dataset.order === "ok") root.dataset.order = `gap before ${frame.index}`;
+    // a seat's own view starts at the decision after its watcher came; from then on, none may be missing
+    if (received > 0 && frame.index !== shown + 1 && root.dataset.order === "ok") {
+      root.dataset.order = `gap before ${frame.index}`;
+    }
     shown = frame.index;
     received += 1;
     root.dataset.received = String(received);

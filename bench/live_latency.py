@@ -1,0 +1,89 @@
+"""Live watching, server side: from a decision made to its entry read by a spectator's stream reader, and what
+publishing costs the match's worker per decision (matches.live.Broadcast: the public view and each seat's own,
+as JSON, into Redis streams).
+
+    python bench/live_latency.py [--games 3] [--redis redis://127.0.0.1:6379/0]
+
+Plays random Thebes 4p and Minos 4p games in-process, publishing each decision as the match task does, while a
+reader thread blocks on the public stream as `web.watch` does; prints the median and p95 of (a) the publisher's
+cost per decision and (b) the latency from the start of publishing a decision to the reader holding it.
+Not measured here: the browser's side (EventSource → drawing) and many watchers at once (see platform/README).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
+    args = parser.parse_args()
+
+    from django.conf import settings
+
+    settings.configure(CELERY_BROKER_URL=args.redis, CELERY_TASK_DEFAULT_QUEUE=f"bench-{uuid.uuid4().hex[:8]}")
+    from arena import games
+    from matches import live
+
+    for name in ("thebes", "minos"):
+        costs: list[float] = []
+        latencies: list[float] = []
+        for g in range(args.games):
+            match_id = 10_000 + g
+            sent: dict[int, float] = {}
+            got: dict[int, float] = {}
+            done = threading.Event()
+
+            def reader(match_id: int = match_id, sent: dict = sent, got: dict = got, done=done) -> None:
+                import json
+                conn = live.client(timeout_s=30)
+                last = "0"
+                while True:
+                    for entry_id, fields in live.read(match_id, last, 5000, conn):
+                        last = entry_id
+                        if "end" in fields:
+                            done.set()
+                            return
+                        got[json.loads(fields["frame"])["index"]] = time.perf_counter()
+
+            state = games.load(name, players=4).new_state(100 + g)
+            out = live.Broadcast(match_id)
+            out.start(state)
+            thread = threading.Thread(target=reader, daemon=True)
+            thread.start()
+            pick = random.Random(g)
+            i = 0
+            while not state.is_terminal():
+                state.apply(pick.choice(state.legal_actions()))
+                sent[i + 1] = t0 = time.perf_counter()
+                out.decided(i, state)
+                costs.append((time.perf_counter() - t0) * 1000)
+                i += 1
+            out.end()
+            done.wait(60)
+            latencies += [(got[k] - sent[k]) * 1000 for k in sent if k in got]
+            out.redis and out.redis.delete(live.key(match_id), *(live.key(match_id, s) for s in range(4)))
+        print(f"{name} 4p, {len(costs)} decisions: publishing costs the worker median {statistics.median(costs):.2f} ms,"
+              f" p95 {pct(costs, 0.95):.2f} ms per decision; decision → reader median "
+              f"{statistics.median(latencies):.2f} ms, p95 {pct(latencies, 0.95):.2f} ms")
+
+
+if __name__ == "__main__":
+    main()
