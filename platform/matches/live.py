@@ -156,6 +156,9 @@ class Broadcast:
         self._add([(stream, {"end": "1"}) for stream in streams], expire=streams)
         self._outbox.put(None)
         self._writer.join(wait_s)
+        conn = self.redis
+        if conn is not None and not self._writer.is_alive():
+            conn.close()  # the worker plays match after match: no connection left behind
 
 
 def read(match_id: int, after: str, block_ms: int, conn: redis.Redis, seat: int | None = None

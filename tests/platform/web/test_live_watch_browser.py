@@ -46,8 +46,11 @@ def test_a_second_browser_watches_a_ladder_match_decision_by_decision(celery_wor
 
     services.send(match.pk)  # the worker starts it now; the page is already listening
     wait(browser, lambda d: int(data(d, "received") or 0) >= 8 or data(d, "ended"), 240)
+    show = "document.querySelector('[data-live-watch]').scrollIntoView()"
+    browser.execute_script(show)
     browser.save_screenshot(str(ARTIFACTS / "live-thebes-1366.png"))
     browser.set_window_size(390, 844)
+    browser.execute_script(show)
     browser.save_screenshot(str(ARTIFACTS / "live-thebes-390.png"))
     browser.set_window_size(1366, 900)
     wait(browser, lambda d: data(d, "ended") == "1", 300)
