@@ -18,6 +18,12 @@ from typing import Any
 from arena.games.telling import seat_name
 
 
+def glossary(game: str) -> dict[str, Any]:
+    """The names the viewer shows instead of a game's codes (its narrator's `glossary()`; none without one)."""
+    mod = narrator(game)
+    return mod.glossary() if mod and hasattr(mod, "glossary") else {}
+
+
 def narrator(game: str) -> ModuleType | None:
     """The game's narrator module, or None when it has none (or the name is no registered game)."""
     from arena import games
@@ -107,5 +113,5 @@ def story(game: str, frames: list[dict[str, Any]], names: list[str]) -> dict[str
     first = frames[0].get("observation") or {} if frames else {}
     series = mod.series_names(names, first) if mod and hasattr(mod, "series_names") else list(names)
     return {"turns": turns, "scores": scores, "chapters": chapters, "parts": prev_parts or [], "series": series,
-            "glossary": mod.glossary() if mod and hasattr(mod, "glossary") else {},
+            "glossary": glossary(game),
             "part_names": {k: labels.get(k, k.replace("_", " ")) for p in (prev_parts or []) for k in p}}

@@ -22,6 +22,7 @@ from accounts import tokens
 from accounts.emails import verification_pending
 from accounts.models import ApiToken
 from arena import games as game_registry
+from arena import narration
 from arena_site import objects
 from botregistry.levels import level_of
 from botregistry.models import Bot, BotVersion
@@ -239,6 +240,7 @@ def match(request, match_id: int):
         # decision), unless its deal is still played in another match
         "live_watch": not m.done and (is_staff(request.user) or not deal_in_play_elsewhere(m)),
         "live_seat_names": [p.version.seat_name for p in seats],
+        "live_glossary": narration.glossary(m.game) if not m.done else {},
         "own_seats": [p for p in seats if can_play(request.user, p.bot)]}, live=not m.done)
 
 

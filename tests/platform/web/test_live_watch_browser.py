@@ -1,6 +1,6 @@
 """A second browser watches a ladder match while a real Celery worker plays it with real sandboxed built-in
 bots (headless Chromium): the page, opened while the match waits in the queue, receives the spectator's view of
-every decision, in order and without a gap, draws the board with the viewer's renderer, and says when the match
+every decision, in order and without a gap (Thebes and Minos, 2 players), draws the board with the viewer's renderer, and says when the match
 is over; the live page has no axe violation. Screenshots (1366 and 390 px) go to test-artifacts/."""
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ def data(driver, name: str) -> str | None:
     return driver.execute_script(f"return document.querySelector('[data-live-watch]').dataset.{name} || null")
 
 
+@pytest.mark.parametrize("game", ["thebes", "minos"])
 def test_a_second_browser_watches_a_ladder_match_decision_by_decision(celery_worker, browser, live_server,
-                                                                      axe_source):  # noqa: F811
+                                                                      axe_source, game):  # noqa: F811
     from arena import replay as replays
     from botregistry.models import Bot
     from ladders.models import Ladder
@@ -33,10 +34,10 @@ def test_a_second_browser_watches_a_ladder_match_decision_by_decision(celery_wor
 
     call_command("ensure_ladders", verbosity=0)
     call_command("register_builtin_bots", verbosity=0)
-    ladder = Ladder.objects.get(slug="thebes-2p")
-    bots = list(Bot.objects.filter(builtin=True, game="thebes", name__startswith="python-").order_by("name")[:2])
+    ladder = Ladder.objects.get(game=game, players=2)
+    bots = list(Bot.objects.filter(builtin=True, game=game, name__startswith="python-").order_by("name")[:2])
     assert len(bots) == 2
-    match = services.create_match(game="thebes", params={"players": 2}, time_control={},
+    match = services.create_match(game=game, params={"players": 2}, time_control={},
                                   versions=[b.playing_version.pk for b in bots], ladder=ladder, queue=False)
     ARTIFACTS.mkdir(exist_ok=True)
     browser.set_window_size(1366, 900)
@@ -48,13 +49,13 @@ def test_a_second_browser_watches_a_ladder_match_decision_by_decision(celery_wor
     wait(browser, lambda d: int(data(d, "received") or 0) >= 8 or data(d, "ended"), 240)
     show = "document.querySelector('[data-live-watch]').scrollIntoView()"
     browser.execute_script(show)
-    browser.save_screenshot(str(ARTIFACTS / "live-thebes-1366.png"))
+    browser.save_screenshot(str(ARTIFACTS / f"live-{game}-1366.png"))
     browser.set_window_size(390, 844)
     browser.execute_script(show)
-    browser.save_screenshot(str(ARTIFACTS / "live-thebes-390.png"))
+    browser.save_screenshot(str(ARTIFACTS / f"live-{game}-390.png"))
     browser.set_window_size(1366, 900)
     wait(browser, lambda d: data(d, "ended") == "1", 300)
-    browser.save_screenshot(str(ARTIFACTS / "live-thebes-ended-1366.png"))
+    browser.save_screenshot(str(ARTIFACTS / f"live-{game}-ended-1366.png"))
 
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED, match.status_reason

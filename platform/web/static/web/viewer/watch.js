@@ -20,6 +20,7 @@ export async function watch(root) {
   const log = root.querySelector("[data-live-log]");
   const names = JSON.parse(document.getElementById("live-seats").textContent);
   const seats = names.map((name, seat) => ({ seat, name }));
+  const glossary = JSON.parse(document.getElementById("live-glossary").textContent); // names for codes
   const load = RENDERERS[root.dataset.game] || (() => import("./generic.js").then((m) => ({ render: m.renderGeneric })));
   const { render } = await load();
   const seatName = (seat) => (seat >= 0 && seat < seats.length ? `${seats[seat].name} (${t("seat")} ${seat + 1})`
@@ -33,7 +34,7 @@ export async function watch(root) {
     const frame = pending;
     if (!frame) return;
     const ctx = {
-      header: {}, seats, view, result: null, index: frame.index, last: frame.index, glossary: {},
+      header: {}, seats, view, result: null, index: frame.index, last: frame.index, glossary,
       seatName, colour: (seat) => rowColour(seat, seats.length),
       legend: root.querySelector("[data-board-legend]"),
     };
