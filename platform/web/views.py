@@ -16,6 +16,7 @@ from django.db.models import Case, F, FloatField, OrderBy, Prefetch, Value, When
 from django.db.models.functions import Cast, Rank
 from django.http import FileResponse, Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET
 
 from accounts import tokens
@@ -36,7 +37,7 @@ from tournaments.models import Tournament
 from . import charts, frames
 
 #: what the viewer's "skip" buttons skip by, per game (arena.games.<game>.narrate.chapter)
-CHAPTER_WORDS = {"thebes": "year", "minos": "round"}
+CHAPTER_WORDS = {"thebes": gettext_lazy("year"), "minos": gettext_lazy("round")}
 
 LEADERBOARD_SORTS: dict[str, tuple[str | OrderBy, str]] = {
     "rank": ("-rating", "id"),
@@ -103,8 +104,8 @@ def ladder(request, slug: str):
     return _live_page(request, "web/ladder.html", "web/_ladder_board.html", {
         "ladder": ladder, "page": page, "rows": rows, "sort": sort, "levels": _levels(ladder),
         "provisional_games": settings.ARENA_RATING["provisional_games"],
-        "columns": [("rank", "Rank"), ("bot", "Bot"), ("owner", "Owner"), ("elo", "Rating"),
-                    ("games", "Games"), ("winrate", "Win rate")]}, live=ladder.active)
+        "columns": [("rank", gettext("Rank")), ("bot", gettext("Bot")), ("owner", gettext("Owner")),
+                    ("elo", gettext("Rating")), ("games", gettext("Games")), ("winrate", gettext("Win rate"))]}, live=ladder.active)
 
 
 def _levels(ladder: Ladder) -> list[Rating]:
@@ -231,7 +232,7 @@ def match(request, match_id: int):
         "has_replay": bool(m.replay_path), "seat_range": range(players),
         # the game's own opponents (Minos solo: Rhadamanthus), a row of the seats table once there is a result
         "opponents": frames.opponents(m.game, players, m.result) if m.result else [],
-        "chapter_word": CHAPTER_WORDS.get(m.game, "chapter")}, live=not m.done)
+        "chapter_word": CHAPTER_WORDS.get(m.game, gettext_lazy("chapter"))}, live=not m.done)
 
 
 SEED_STILL_PLAYED = "this match's deal is still being played (duplicate set or version-test pair): shown once it is over"
@@ -249,7 +250,8 @@ def match_frames(request, match_id: int):
     except ValueError as exc:
         return HttpResponseBadRequest(str(exc), content_type="text/plain")
     try:
-        data = frames.frames_gz(m, seat)
+        # the story in the language the page asks for (the viewer sends its <html lang>), else the request's
+        data = frames.frames_gz(m, seat, request.GET.get("lang") or request.LANGUAGE_CODE)
     except PermissionError as exc:
         return HttpResponse(str(exc), status=403, content_type="text/plain")
     except frames.NoReplay as exc:
@@ -260,7 +262,7 @@ def match_frames(request, match_id: int):
     else:
         import gzip
         resp = HttpResponse(gzip.decompress(data), content_type="application/json")
-    resp["Vary"] = "Accept-Encoding"
+    resp["Vary"] = "Accept-Encoding, Accept-Language, Cookie"
     # staff's view of a deal still being played must not sit in a shared cache
     resp["Cache-Control"] = "public, max-age=3600" if public else "private, no-store"
     return resp
@@ -358,9 +360,9 @@ def _save_notifications(request):
     try:
         notifications.update(request.user, **posted)
     except notifications.PreferencesRefused as exc:
-        messages.error(request, f"Notifications not saved: {exc}")
+        messages.error(request, gettext("Notifications not saved: %(reason)s") % {"reason": exc})
         return _owner_page(request, refused={**posted, "errors": exc.errors}, status=400)
-    messages.success(request, "Notification choices saved.")
+    messages.success(request, gettext("Notification choices saved."))
     return redirect("web:me")
 
 
@@ -371,7 +373,7 @@ def me(request):
     if request.method == "POST" and request.POST.get("action") == "new-token":
         # Stored hashed: the key is shown once, on the page this redirects to, and nowhere else ever after.
         request.session["new_api_token"] = tokens.replace(request.user)
-        messages.success(request, "A new API token was made; the old ones no longer work.")
+        messages.success(request, gettext("A new API token was made; the old ones no longer work."))
         return redirect("web:me")
     return _owner_page(request)
 

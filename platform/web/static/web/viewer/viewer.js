@@ -79,7 +79,7 @@ export class Viewer {
     if (!payload) {
       this.setStatus("Loading…");
       const sep = this.url.includes("?") ? "&" : "?";
-      const resp = await fetch(`${this.url}${sep}seat=${encodeURIComponent(seat)}`, {
+      const resp = await fetch(`${this.url}${sep}seat=${encodeURIComponent(seat)}&lang=${encodeURIComponent(document.documentElement.lang || "en")}`, {
         headers: { Accept: "application/json" },
       });
       if (!resp.ok) {
