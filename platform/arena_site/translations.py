@@ -118,6 +118,12 @@ def _fix_header(po: Path, locale: str) -> None:
             line = '"Project-Id-Version: Arena\\n"'
         elif line.startswith('"Language:'):
             line = f'"Language: {locale}\\n"'
+        elif line.startswith('"PO-Revision-Date: YEAR'):
+            line = '"PO-Revision-Date: 2026-12-02 00:00+0000\\n"'
+        elif line.startswith(('"Last-Translator: FULL NAME', '"Last-Translator: Automatically')):
+            line = '"Last-Translator: Arena contributors (platform/README.md, Translations)\\n"'
+        elif line.startswith(('"Language-Team: LANGUAGE', '"Language-Team: none')):
+            line = f'"Language-Team: {locale}\\n"'
         elif line.startswith('"Content-Type:'):
             line = '"Content-Type: text/plain; charset=UTF-8\\n"'
         fixed.append(line)
