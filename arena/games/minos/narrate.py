@@ -38,7 +38,7 @@ PARTS = ("play", "vases", "palace_moves", "farms", "regions", "final_combat", "r
 PART_NAMES = {"play": N_("actions and income"), "vases": N_("vases"), "palace_moves": N_("hand cards to the palace"),
               "farms": N_("farms"), "regions": N_("regions"), "final_combat": N_("final combat"),
               "resources": N_("resources"), "play_area": N_("play area"), "palace": N_("palace cards"),
-              "handicap": N_("handicap")}
+              "handicap": N_("handicap"), "total": N_("total")}
 DECISION_NAMES = {"keep": N_("which cards to keep"), "setup_palace": N_("a card for the palace"),
                   "groups": N_("dice groups"), "palace": N_("cards for the palace"), "turn": N_("a Royal Trait")}
 
@@ -222,7 +222,7 @@ def describe(actor: int, action: str | None, events: list[dict[str, Any]], names
             extra.append(_("defeats %(tile)s") % {"tile": tile(e["tile"])})
         elif kind == "vase" and e.get("seat") == actor:
             extra.append(_("fills %(vase)s for %(vp)s VP") % {"vase": _named(D.VASES, e["vase"]), "vp": e["vp"]})
-    return ", ".join([text] + extra)
+    return _(", ").join([text] + extra)
 
 
 #: what happened around a decision, by event type: rounds, scorings, vases, palace moves, Rhadamanthus' moves

@@ -118,7 +118,7 @@ def describe(actor: int, action: str | None, events: list[dict[str, Any]], names
         parts.append(_("uses %(cards)s") % {"cards": ", ".join(card_name(c) for c in spent)})
     if not parts:
         parts.append(_("plays %(action)s") % {"action": action})
-    return ", ".join(parts)
+    return _(", ").join(parts)
 
 
 def _dig_weeks(action: str) -> str:
