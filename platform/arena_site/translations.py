@@ -17,6 +17,7 @@ on any problem, naming the message.
 from __future__ import annotations
 
 import gettext
+import os
 import shutil
 import subprocess
 import tempfile
@@ -25,6 +26,10 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management import call_command
+
+#: gettext's tools read and write the catalogs as UTF-8 whatever the caller's locale (under the C locale msgmerge
+#: and msgattrib mangle every non-ASCII character)
+os.environ["LC_ALL"] = "C.UTF-8"
 
 ROOT = Path(settings.BASE_DIR).parent  # the checkout
 PLATFORM = ROOT / "platform"
@@ -64,8 +69,6 @@ def catalogs() -> list[Catalog]:
 
 def _makemessages(locale_root: Path, domain: str) -> None:
     """Django's makemessages over platform/, writing into `locale_root` (the real catalogs or a scratch copy)."""
-    import os
-
     here = os.getcwd()
     os.chdir(PLATFORM)
     old = settings.LOCALE_PATHS
@@ -110,6 +113,12 @@ def _fix_header(po: Path, locale: str) -> None:
     """A new catalog's header names the project, its language and its plural rule (msginit and makemessages leave
     placeholders that msgfmt --check refuses)."""
     text = po.read_text(encoding="utf-8")
+    head, sep, rest = text.partition('msgid ""\n')
+    # the header is complete once these lines are set: not fuzzy (msgfmt would drop a fuzzy header's charset and
+    # plural rule), and its comment names the catalog
+    head = (f"# Arena: {po.stem} messages in {locale} (platform/README.md, Translations).\n"
+            if "SOME DESCRIPTIVE TITLE" in head or "#, fuzzy" in head else head)
+    text = head + sep + rest
     fixed = []
     for line in text.split("\n"):
         if line.startswith('"Plural-Forms:'):

@@ -17,9 +17,8 @@ from typing import Any
 
 from django.conf import settings
 
-from arena import narration
+from arena import narration, speech
 from arena import replay as replays
-from arena import speech
 from arena_site import objects
 from matches.models import Match
 
@@ -117,8 +116,8 @@ def _bound(root: Path, limit: int) -> None:
 
 
 def _cache_path(match: Match, seat: int | None, language: str) -> Path:
-    view = ("all" if seat is None else f"seat{seat}") + f".{language}"
-    return (objects.local_dir() / "frames" / f"v{CACHE_VERSION}" / f"{match.pk // 1000:04d}"
+    view = "all" if seat is None else f"seat{seat}"
+    return (objects.local_dir() / "frames" / f"v{CACHE_VERSION}" / language / f"{match.pk // 1000:04d}"
             / f"{match.pk}.{view}.json.gz")
 
 
