@@ -67,19 +67,27 @@ def catalogs() -> list[Catalog]:
     return out
 
 
-def _makemessages(locale_root: Path, domain: str) -> None:
-    """Django's makemessages over platform/, writing into `locale_root` (the real catalogs or a scratch copy)."""
+def _makemessages(locale_root: Path, domain: str, source: Path = PLATFORM) -> None:
+    """Django's makemessages over `source` (platform/ or a copy of it), writing into `locale_root`."""
     here = os.getcwd()
-    os.chdir(PLATFORM)
+    os.chdir(source)
     old = settings.LOCALE_PATHS
     try:
         settings.LOCALE_PATHS = [str(locale_root)]
         call_command("makemessages", locale=list(LOCALES.values()), domain=domain, ignore_patterns=IGNORE,
-                     no_obsolete=True, no_location=False, add_location="file", verbosity=0,
+                     no_obsolete=True, add_location="file", verbosity=0,
                      extensions=["html", "txt", "py"] if domain == "django" else ["js"])
     finally:
         settings.LOCALE_PATHS = old
         os.chdir(here)
+
+
+def _scratch_sources(tmp: Path) -> Path:
+    """A copy of platform/ without its catalogs: makemessages writes into a `locale` folder above the files it
+    reads whenever there is one, so the check runs where the real catalogs are out of its reach."""
+    copy = tmp / "platform"
+    shutil.copytree(PLATFORM, copy, ignore=shutil.ignore_patterns("locale", "__pycache__", "*.mo"))
+    return copy
 
 
 def narration_template(out: Path) -> Path:
@@ -215,9 +223,10 @@ def problems() -> list[str]:
     out: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp) / "locale"
-        shutil.copytree(SITE_LOCALE, scratch, dirs_exist_ok=True) if SITE_LOCALE.exists() else scratch.mkdir()
-        _makemessages(scratch, "django")
-        _makemessages(scratch, "djangojs")
+        scratch.mkdir()
+        sources = _scratch_sources(Path(tmp))
+        _makemessages(scratch, "django", sources)
+        _makemessages(scratch, "djangojs", sources)
         narration = Path(tmp) / "narration"
         narration.mkdir()
         pot = narration_template(narration)
