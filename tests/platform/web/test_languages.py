@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+from datetime import UTC
 
 import pytest
 
@@ -89,12 +90,12 @@ def test_the_viewer_story_is_told_in_the_pages_language(client, world, lang, wor
 
 
 def test_dates_are_written_the_locales_way(client, world):
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from tournaments.models import Tournament
 
     Tournament.objects.create(name="Cup", game="thebes", players=4,
-                              starts_at=datetime(2031, 3, 4, 5, 6, tzinfo=timezone.utc))
+                              starts_at=datetime(2031, 3, 4, 5, 6, tzinfo=UTC))
     en = client.get("/tournaments/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     pt = client.get("/tournaments/", HTTP_ACCEPT_LANGUAGE="pt-BR").content.decode()
     assert "04/03/2031" in pt and "04/03/2031" not in en
@@ -140,3 +141,13 @@ def test_a_sign_up_mail_speaks_the_language_of_the_page(client, mailoutbox):
                                     "password2": "Pw-123456789x"}, HTTP_ACCEPT_LANGUAGE="pt-BR")
     assert resp.status_code == 302, resp.content[:500]
     assert len(mailoutbox) == 1 and "confirme seu endereço de e-mail" in mailoutbox[0].subject
+
+
+@pytest.mark.parametrize("game,accept,words", [("thebes", "pt-BR", "Como jogar"), ("thebes", "zh-Hans", "轮到谁"),
+                                               ("minos", "pt-BR", "Povos do Mar"), ("minos", "zh-Hans", "海上民族"),
+                                               ("minos", "en", "Sea Peoples")])
+def test_the_game_pages_rules_are_in_the_pages_language(client, game, accept, words):
+    page = client.get(f"/games/{game}/", HTTP_ACCEPT_LANGUAGE=accept).content.decode()
+    assert words in page
+    if accept != "en":
+        assert "How to play" not in page and "Whose turn it is" not in page
