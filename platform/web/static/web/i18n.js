@@ -6,3 +6,4 @@ export const gettext = globalThis.gettext || ((text) => text);
 export const ngettext = globalThis.ngettext || ((one, many, n) => (n === 1 ? one : many));
 export const interpolate = globalThis.interpolate
   || ((fmt, values, named) => (named ? fmt.replace(/%\((\w+)\)s/g, (_, key) => String(values[key])) : fmt));
+export const pgettext = globalThis.pgettext || ((context, text) => text);
