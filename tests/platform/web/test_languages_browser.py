@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.platform.web.conftest import finished_match, wait
-from tests.platform.web.test_accessibility_browser import axe_source, violations  # noqa: F401 (a fixture)
+from tests.platform.web.test_accessibility_browser import axe_source, violations  # noqa: F401, F811 (a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
 
@@ -28,7 +28,8 @@ STORY = {("thebes", "en"): "travels", ("thebes", "pt-br"): "viaja", ("thebes", "
          ("minos", "en"): "places the", ("minos", "pt-br"): "aloca o dado", ("minos", "zh-hans"): "骰子"}
 
 
-def _check(browser, axe_source, language: str, name: str, width: int, found: dict) -> None:
+def _check(browser, axe_source,  # noqa: F811 (the fixture's value)
+            language: str, name: str, width: int, found: dict) -> None:
     tag = browser.execute_script("return document.documentElement.lang")
     problems = []
     if tag != TAGS[language]:
@@ -47,7 +48,7 @@ def _check(browser, axe_source, language: str, name: str, width: int, found: dic
 
 
 @pytest.mark.parametrize("language", ["en", "pt-br", "zh-hans"])
-def test_each_language_reads_whole_and_fits_at_1366_and_390(browser, live_server, world, settings, axe_source,
+def test_each_language_reads_whole_and_fits_at_1366_and_390(browser, live_server, world, settings, axe_source,  # noqa: F811
                                                             language):
     browser.set_script_timeout(60)
     thebes = finished_match(world, settings, "thebes", 4, seed=21)
