@@ -5,6 +5,12 @@
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { clear, h, s, textOn, title } from "./svg.js";
 
+// the action rows by the game's terms in the page's language (RULES.md, "Terms")
+const ACTION_NAMES = {
+  prepare: gettext("Prepare"), develop: gettext("Develop"), build: gettext("Build"), expand: gettext("Expand"),
+  wild: gettext("Wild"),
+};
+
 const DIE_FILL = { red: "#c8372d", blue: "#2a62b8", yellow: "#e8b400", grey: "#8a8f98", white: "#f4f4f4" };
 const GOODS = ["wood", "stone", "clay", "wool", "oil", "wine"];
 
@@ -51,19 +57,19 @@ function drawLegend(box, obs, ctx) {
   const icon = (...shapes) => s("svg", { width: 30, height: 24, viewBox: "0 0 30 24", "aria-hidden": "true" }, ...shapes);
   const c = ctx.colour(0);
   const items = [
-    [icon(s("path", { d: "M4 21 l11 -11 l11 11 z", fill: c, stroke: "#333" })), "city"],
-    [icon(s("rect", { x: 11, y: 2, width: 9, height: 20, fill: "#555" })), "tower (beside a city)"],
-    [icon(s("rect", { x: 6, y: 4, width: 18, height: 18, rx: 2, fill: c, stroke: "#6a8a6a" })), "farm"],
-    [icon(s("rect", { x: 6, y: 4, width: 18, height: 18, rx: 2, fill: "none", stroke: "#6a8a6a", "stroke-dasharray": "2 2" })), "free farm space"],
+    [icon(s("path", { d: "M4 21 l11 -11 l11 11 z", fill: c, stroke: "#333" })), gettext("city")],
+    [icon(s("rect", { x: 11, y: 2, width: 9, height: 20, fill: "#555" })), gettext("tower (beside a city)")],
+    [icon(s("rect", { x: 6, y: 4, width: 18, height: 18, rx: 2, fill: c, stroke: "#6a8a6a" })), gettext("farm")],
+    [icon(s("rect", { x: 6, y: 4, width: 18, height: 18, rx: 2, fill: "none", stroke: "#6a8a6a", "stroke-dasharray": "2 2" })), gettext("free farm space")],
     [icon(s("rect", { x: 3, y: 4, width: 24, height: 17, rx: 3, fill: c }),
-      s("text", { x: 15, y: 17, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: textOn(c) }, "3")), "warriors (how many)"],
-    [icon(s("rect", { x: 4, y: 1, width: 22, height: 22, rx: 5, fill: DIE_FILL.red, stroke: c, "stroke-width": 3 })), "die ring: the player who placed it"],
+      s("text", { x: 15, y: 17, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: textOn(c) }, "3")), gettext("warriors (how many)")],
+    [icon(s("rect", { x: 4, y: 1, width: 22, height: 22, rx: 5, fill: DIE_FILL.red, stroke: c, "stroke-width": 3 })), gettext("die ring: the player who placed it")],
   ];
   box.append(h("strong", {}, gettext("Pieces:")));
   for (const [svg, label] of items) box.append(h("span", {}, svg, " ", label));
   if (obs.bot) {
     box.append(h("span", {}, h("span", { class: "seat-dot", style: `background:${ctx.colour(1)}`, "aria-hidden": "true" }),
-      ` ${ctx.seatName(1)}, the game's automated opponent`));
+      " " + interpolate(gettext("%(name)s, the game's automated opponent"), { name: ctx.seatName(1) }, true)));
   }
   box.hidden = false;
 }
@@ -86,7 +92,7 @@ function drawActionBoard(svg, obs, ctx) {
   rows.forEach((row, i) => {
     const y = ACTIONS.y + 26 + i * 34;
     g.append(s("rect", { x: x0, y, width: ACTIONS.w - 16, height: 30, rx: 5, fill: "#fff", stroke: "#b8c2cc" }));
-    g.append(s("text", { x: x0 + 6, y: y + 20, "font-size": 13, fill: "#1d2330" }, row));
+    g.append(s("text", { x: x0 + 6, y: y + 20, "font-size": 13, fill: "#1d2330" }, ACTION_NAMES[row] || row));
     const dice = (obs.dice || []).filter((d) => d.row === row).sort((a, b) => a.slot - b.slot);
     dice.forEach((d, j) => g.append(die(x0 + 86 + j * 33, y + 2, d, ctx)));
   });

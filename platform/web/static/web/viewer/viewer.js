@@ -124,7 +124,7 @@ export class Viewer {
         const a = document.createElement("a");
         a.href = `${this.logsUrl}${seat.seat}/`;
         a.setAttribute("download", "");
-        a.textContent = `Download all of ${seat.name}'s output (seat ${seat.seat + 1})`;
+        a.textContent = interpolate(gettext("Download all of %(name)s's output (seat %(number)s)"), { name: seat.name, number: seat.seat + 1 }, true);
         downloads.append(a, " ");
       }
     }
@@ -141,7 +141,7 @@ export class Viewer {
       div.className = "botlog-seat";
       div.dataset.seat = String(seat.seat);
       const head = document.createElement("h4");
-      head.textContent = `${seat.name} (seat ${seat.seat + 1}) — ${label}`;
+      head.textContent = interpolate(gettext("%(name)s (seat %(number)s)"), { name: seat.name, number: seat.seat + 1 }, true) + ` — ${label}`;
       div.append(head);
       if (annotation) {
         const note = document.createElement("p");
@@ -167,7 +167,7 @@ export class Viewer {
     } else {
       const seat = this.logs.get(frame.seat);
       const d = seat && seat.byDecision.get(frame.index - 1);
-      if (seat && d) block(seat, `turn ${frame.index}`, d.annotation, d.output, seat.output_visible);
+      if (seat && d) block(seat, interpolate(gettext("turn %(turn)s"), { turn: frame.index }, true), d.annotation, d.output, seat.output_visible);
       else if (seat && seat.output_visible) {
         const p = document.createElement("p");
         p.className = "muted small";
@@ -367,8 +367,8 @@ export class Viewer {
 
 function seatName(seats, seat, series) {
   const s = seats && seats[seat];
-  if (s) return `${s.name} (seat ${seat + 1})`;
-  return (series && series[seat]) || `seat ${seat + 1}`;
+  if (s) return interpolate(gettext("%(name)s (seat %(number)s)"), { name: s.name, number: seat + 1 }, true);
+  return (series && series[seat]) || interpolate(gettext("seat %(number)s"), { number: seat + 1 }, true);
 }
 
 function describe(frame, ctx) {
