@@ -15,8 +15,8 @@ import importlib
 from types import ModuleType
 from typing import Any
 
+from arena.games.speech import N_, _, speaking
 from arena.games.telling import seat_name
-from arena.speech import N_, _, speaking
 
 
 def narrator(game: str) -> ModuleType | None:
@@ -50,7 +50,7 @@ def story(game: str, frames: list[dict[str, Any]], names: list[str], language: s
     that moved, e.g. `farms +4, regions +2`), `scoring` the name of a scoring moment or None, `fault` the
     fault kind or None, `substitute` whether the referee played the move for the seat (arena.replay).
     `parts` is each seat's final score by part (the end screen's breakdown). Told in `language` (a code of
-    `arena.speech.LOCALES`; the games' terms as their rule texts name them)."""
+    `arena.games.speech.LOCALES`; the games' terms as their rule texts name them)."""
     with speaking(language):
         return _story(game, frames, names)
 

@@ -4,7 +4,7 @@ Two sets of gettext catalogs, one per language beside English (`LOCALES`):
 
 - the site's, `platform/locale/<locale>/LC_MESSAGES/django.po` (templates, Python) and `djangojs.po` (the viewer's
   and the live pages' JavaScript, served by /jsi18n/), made by Django's `makemessages`;
-- the narration's, `arena/locale/<locale>/LC_MESSAGES/narration.po` (the replay's story, `arena.speech`: no Django
+- the narration's, `arena/locale/<locale>/LC_MESSAGES/narration.po` (the replay's story, `arena.games.speech`: no Django
   there), made by `xgettext` over the narrators.
 
 `update()` refreshes every catalog from the marked strings (new ones arrive empty, to be translated) and compiles
@@ -38,7 +38,7 @@ ARENA_LOCALE = ROOT / "arena" / "locale"
 #: the languages translated (Django's codes → gettext's locale names); English is the source text
 LOCALES = {"pt-br": "pt_BR", "zh-hans": "zh_Hans"}
 #: the narrators and what they use: the files xgettext reads for the narration's catalog
-NARRATION_SOURCES = ["arena/speech.py", "arena/narration.py", "arena/games/telling.py",
+NARRATION_SOURCES = ["arena/games/speech.py", "arena/narration.py", "arena/games/telling.py",
                      "arena/games/thebes/narrate.py", "arena/games/minos/narrate.py"]
 NARRATION_KEYWORDS = ["--keyword=_", "--keyword=N_", "--keyword=ngettext:1,2"]
 #: what makemessages skips: the admin's and third-party templates are translated by their own packages

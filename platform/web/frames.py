@@ -17,15 +17,16 @@ from typing import Any
 
 from django.conf import settings
 
-from arena import narration, speech
+from arena import narration
 from arena import replay as replays
+from arena.games import speech
 from arena_site import objects
 from matches.models import Match
 
 # 3: a seat's view shows other seats' decisions as the game allows (State.redact_decision), not all-or-nothing
 # 4: the payload carries the story (arena.narration: turns in words, scores by frame, chapters, final parts)
 # 5: a faulted turn's story says the referee substituted the move (arena.narration)
-# 9: the story is told in the page's language (arena.speech); the language is part of the cache key
+# 9: the story is told in the page's language (arena.games.speech); the language is part of the cache key
 # 7: frames say which turns the referee played for a seat out of the game (`substitute`); Minos names instead of
 #    codes; `opponents`: the game's own opponents with their rank (Minos solo: Rhadamanthus)
 CACHE_VERSION = 9
@@ -50,7 +51,7 @@ def parse_seat(value: str | None, players: int) -> int | None:
 
 def frames_gz(match: Match, seat: int | None, language: str = "en") -> bytes:
     """The gzip-compressed JSON payload for the viewer: header, seat names, result and frames, its story told in
-    `language` (a code of settings.LANGUAGES: `arena.speech`)."""
+    `language` (a code of settings.LANGUAGES: `arena.games.speech`)."""
     language = speech.language_code(language)
     if seat is None and match.status != Match.Status.FINISHED:
         raise PermissionError("the omniscient view is shown once the game is finished")

@@ -15,7 +15,7 @@ from typing import Any
 
 from arena.games import telling
 from arena.games.minos import data as D
-from arena.speech import N_, _
+from arena.games.speech import N_, _
 
 COLOUR = {"r": "red", "b": "blue", "y": "yellow", "g": "grey"}
 #: the game's terms as the rule text names them (seed 002, Portuguese; RULES.md "Terms" lists the English and

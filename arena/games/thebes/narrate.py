@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from arena.games import telling
+from arena.games.speech import N_, _, ngettext
 from arena.games.thebes.data import DATA
-from arena.speech import N_, _, ngettext
 
 CARDS: dict[str, dict[str, Any]] = {c["id"]: c for c in DATA["researcher_cards"]} | {
     c["id"]: c for c in DATA["exhibition_cards"]}

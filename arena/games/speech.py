@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from pathlib import Path
 
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"  # arena/locale
 DOMAIN = "narration"
 #: the site's language codes (Django's LANGUAGES) → gettext's locale names
 LOCALES = {"en": "en", "pt-br": "pt_BR", "zh-hans": "zh_Hans"}
