@@ -38,7 +38,7 @@ function start() {
 
   function show() {
     bar.dataset.liveMode = stopped ? 'stopped' : paused ? 'paused' : 'live';
-    state.textContent = stopped ? 'Finished' : paused ? 'Paused' : 'Live';
+    state.textContent = stopped ? gettext('Finished') : paused ? gettext('Paused') : gettext('Live');
     toggle.hidden = stopped;
     toggle.textContent = paused ? gettext('Resume updates') : gettext('Pause updates');
     toggle.setAttribute('aria-pressed', paused ? 'true' : 'false');

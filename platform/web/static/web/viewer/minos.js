@@ -2,7 +2,7 @@
 // the card offer, vases and supplies, and one panel per player. Draws `frame.observation`
 // (arena.games.minos observation) into the viewer's <svg> and panel; hidden cards show as hidden.
 
-import { gettext, interpolate, ngettext } from "../i18n.js";
+import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { clear, h, s, textOn, title } from "./svg.js";
 
 // the action rows by the game's terms in the page's language (RULES.md, "Terms")
@@ -13,6 +13,11 @@ const ACTION_NAMES = {
 
 const DIE_FILL = { red: "#c8372d", blue: "#2a62b8", yellow: "#e8b400", grey: "#8a8f98", white: "#f4f4f4" };
 const GOODS = ["wood", "stone", "clay", "wool", "oil", "wine"];
+// the goods by the game's terms in the page's language (RULES.md, "Terms")
+const GOOD_NAMES = {
+  wood: pgettext("minos good", "wood"), stone: pgettext("minos good", "stone"), clay: pgettext("minos good", "clay"),
+  wool: pgettext("minos good", "wool"), oil: pgettext("minos good", "oil"), wine: pgettext("minos good", "wine"),
+};
 
 // The map: two rows (north and south coast) of up to 8 columns, as in data.json's layout note; regions 11-16
 // join for 3 and 4 players. REGION_AT[id] = [row, column].
@@ -30,9 +35,17 @@ const named = (ctx, id) => (ctx.glossary || {})[String(id).split("#")[0]] || "";
 
 // `text` cut to what fits in `width` user units at `size` (an average glyph of system-ui is about 0.56 em wide),
 // so that a label stays inside its tile; the whole text goes in the tile's tooltip.
+// `text` cut to what `width` holds at font `size`: a Latin letter takes about 0.56 em, a CJK character a whole em
 function fit(text, width, size) {
-  const n = Math.max(3, Math.floor(width / (size * 0.56)));
-  return text.length > n ? text.slice(0, n - 1) + "…" : text;
+  const em = (ch) => (/[\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]/.test(ch) ? 1 : 0.56);
+  const room = width / size;
+  let used = 0;
+  const chars = Array.from(text);
+  for (let i = 0; i < chars.length; i++) {
+    used += em(chars[i]);
+    if (used > room) return chars.slice(0, Math.max(1, i - 1)).join("") + "…";
+  }
+  return text;
 }
 
 export function render(board, panel, frame, ctx) {
@@ -130,7 +143,7 @@ function drawRegions(svg, obs, ctx) {
       class: "region-frame" }));
     const name = named(ctx, `region${r.id}`);
     rg.append(s("text", { x: x + 6, y: y + 16, "font-size": 13, "font-weight": 700, fill: "#1d2330" }, fit(`${r.id} ${name}`, w - 10, 13)));
-    rg.append(s("text", { x: x + 6, y: y + 31, "font-size": 11, fill: "#3d4556" }, fit((r.icons || []).join(", "), w - 10, 11)));
+    rg.append(s("text", { x: x + 6, y: y + 31, "font-size": 11, fill: "#3d4556" }, fit((r.icons || []).map((k) => GOOD_NAMES[k] || k).join(", "), w - 10, 11)));
     const seats = (r.warriors || []).length;
     const ww = Math.min(26, (w - 12) / Math.max(1, seats));
     (r.warriors || []).forEach((n, seat) => {
@@ -152,7 +165,7 @@ function drawRegions(svg, obs, ctx) {
     const sea = (r.sea || []).map((t) => (t === "hidden" ? "?" : (/^SP(\d)/.exec(t) || [, t])[1]));
     if (sea.length) {
       rg.append(s("text", { x: x + 6, y: y + 116, "font-size": 11, fill: "#1f3f5f" },
-        fit(`Sea Peoples ${sea.join(", ")}`, w - 10, 11)));
+        fit(interpolate(gettext("Sea Peoples %(levels)s"), { levels: sea.join(", ") }, true), w - 10, 11)));
     }
     const seaFull = (r.sea || []).map((t) => (t === "hidden" ? "a hidden tile" : named(ctx, t) || t)).join(", ");
     rg.append(title(`Region ${r.id} ${name}: warriors ${(r.warriors || []).join("/")}` +
@@ -235,7 +248,7 @@ function drawPlayers(panel, obs, ctx) {
     box.append(h("h3", {}, h("span", {}, ctx.seatName(p.seat) + (ctx.view === p.seat ? " — " + gettext("this view") : "")),
       h("span", { "data-score": "" }, interpolate(gettext("%(vp)s VP"), { vp: p.vp }, true))));
     box.append(h("div", { class: "row" }, interpolate(gettext("coins %(coins)s · weapons %(weapons)s · income %(income)s"), p, true)));
-    const goods = GOODS.map((k) => `${k} ${(p.temp_goods || {})[k] || 0}/${(p.perm_goods || {})[k] || 0}`);
+    const goods = GOODS.map((k) => `${GOOD_NAMES[k]} ${(p.temp_goods || {})[k] || 0}/${(p.perm_goods || {})[k] || 0}`);
     box.append(h("div", { class: "row small" }, gettext("Goods (temporary/permanent):") + " " + goods.join(", ")));
     const hidden = (p.hand_unknown_i || 0) + (p.hand_unknown_ii || 0);
     const hand = (p.hand || []).map((c) => chip(`${named(ctx, c) || c}`, c));
