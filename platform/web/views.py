@@ -400,7 +400,7 @@ def _owner_page(request, refused: dict | None = None, status: int = 200):
 
     prefs = notifications.own_preferences(request.user)
     chosen = refused["events"] if refused else {e.value: e.value in prefs.events for e in LABELS}
-    notify_events = [(e.value, label, chosen.get(e.value, False)) for e, label in LABELS.items()]
+    notify_events = [(e.value, gettext(label), chosen.get(e.value, False)) for e, label in LABELS.items()]
     notify = {"email": refused["email"] if refused else prefs.email,
               "email_address": refused["email_address"] if refused else request.user.email,
               "webhook_url": refused["webhook_url"] if refused else prefs.webhook_url,
