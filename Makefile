@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: system-packages install up test lint
+.PHONY: system-packages install up test lint messages
 
 system-packages:
 	scripts/system-packages
@@ -20,6 +20,11 @@ install: system-packages $(BIN)/python
 lint: install
 	$(BIN)/ruff check
 	$(BIN)/mypy
+
+# The translation catalogs (platform/README.md, "Translations"): add the newly marked strings to the pt-BR and
+# zh-Hans catalogs, compile them, and list what is left to translate (the same list the suite's check fails on).
+messages: install
+	$(BIN)/python manage.py translations
 
 test: install
 	$(BIN)/arena runtimes install

@@ -15,6 +15,7 @@ import importlib
 from types import ModuleType
 from typing import Any
 
+from arena.games.speech import N_, _, speaking
 from arena.games.telling import seat_name
 
 
@@ -41,11 +42,11 @@ def _fmt(x: float) -> str:
 
 
 #: Why the referee played a seat's move, by the fault of that decision (none: the seat was out already).
-_SUBSTITUTED_BECAUSE = {"timeout": "timed out", "crash": "crashed", "illegal": "its answer was illegal",
-                        "malformed": "its answer was malformed", "disqualified": "disqualified"}
+_SUBSTITUTED_BECAUSE = {"timeout": N_("timed out"), "crash": N_("crashed"), "illegal": N_("its answer was illegal"),
+                        "malformed": N_("its answer was malformed"), "disqualified": N_("disqualified")}
 
 
-def story(game: str, frames: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:
+def story(game: str, frames: list[dict[str, Any]], names: list[str], language: str = "en") -> dict[str, Any]:
     """`{"turns", "scores", "chapters", "parts", "series", "part_names", "glossary"}`: `scores[i]` each score row's
     total after frame i, one row per seat (a game may add rows: Minos' solo opponent), `series` the rows' names.
 
@@ -54,7 +55,17 @@ def story(game: str, frames: list[dict[str, Any]], names: list[str]) -> dict[str
     around it, `deltas` `[{"seat", "delta", "cause"}]` the score changes it caused (cause: the scoring parts
     that moved, e.g. `farms +4, regions +2`), `scoring` the name of a scoring moment or None, `fault` the
     fault kind or None, `substitute` whether the referee played the move for the seat (arena.replay).
-    `parts` is each seat's final score by part (the end screen's breakdown)."""
+    `parts` is each seat's final score by part (the end screen's breakdown). Told in `language` (a code of
+    `arena.games.speech.LOCALES`; the games' terms as their rule texts name them)."""
+    with speaking(language):
+        return _story(game, frames, names)
+
+
+def _part_name(labels: dict[str, str], key: str) -> str:
+    return _(labels[key]) if key in labels else key.replace("_", " ")
+
+
+def _story(game: str, frames: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:
     mod = narrator(game)
 
     def name(seat: Any) -> str:
@@ -73,7 +84,7 @@ def story(game: str, frames: list[dict[str, Any]], names: list[str]) -> dict[str
         events = frame.get("events") or []
         turn: dict[str, Any]
         if i == 0:
-            turn = {"text": "The game is set up.", "lines": [], "chapter": chapter, "scoring": None,
+            turn = {"text": _("The game is set up."), "lines": [], "chapter": chapter, "scoring": None,
                     "fault": None, "substitute": False, "deltas": []}
         else:
             actor, action = frame.get("seat"), frame.get("action")
@@ -82,29 +93,30 @@ def story(game: str, frames: list[dict[str, Any]], names: list[str]) -> dict[str
                 text = mod.describe(actor, action, events, names, before=before)
                 lines = mod.world_events(events, names)
             else:
-                text = "makes a hidden choice" if action is None else f"plays {action}"
+                text = _("makes a hidden choice") if action is None else _("plays %(action)s") % {"action": action}
                 lines = []
             fault = frame.get("fault")
             substitute = bool(frame.get("substitute"))
             if fault:
-                lines.append(f"Fault ({fault.get('kind')}){': ' + fault['message'] if fault.get('message') else ''}"
+                lines.append(_("Fault (%(kind)s)") % {"kind": fault.get("kind")}
+                             + (": " + fault["message"] if fault.get("message") else "")
                              + ("" if substitute else
-                                " — the referee substituted a random legal move (the bot did not choose it)"))
+                                _(" — the referee substituted a random legal move (the bot did not choose it)")))
             if substitute:
-                why = _SUBSTITUTED_BECAUSE.get(fault.get("kind", "") if fault else "", "disqualified")
-                lines.append(f"Substitute move. The referee played this for {name(actor)}, {why}: a random legal "
-                             "move, not the bot's choice.")
+                why = _(_SUBSTITUTED_BECAUSE.get(fault.get("kind", "") if fault else "", "disqualified"))
+                lines.append(_("Substitute move. The referee played this for %(name)s, %(why)s: a random legal "
+                               "move, not the bot's choice.") % {"name": name(actor), "why": why})
             deltas = []
             for seat, (old, new) in enumerate(zip(prev_parts or [], parts)):
                 delta = new.get("total", 0.0) - old.get("total", 0.0)
                 if not delta:
                     continue
                 labels = getattr(mod, "PART_NAMES", {})
-                moved = [f"{labels.get(k, k.replace('_', ' '))} {'+' if new.get(k, 0) >= old.get(k, 0) else ''}"
+                moved = [f"{_part_name(labels, k)} {'+' if new.get(k, 0) >= old.get(k, 0) else ''}"
                          f"{_fmt(new.get(k, 0) - old.get(k, 0))}"
                          for k in new if k != "total" and new.get(k, 0) != old.get(k, 0)]
                 deltas.append({"seat": seat, "delta": delta, "cause": ", ".join(moved)})
-            turn = {"text": f"{name(actor)} {text}.", "lines": lines, "chapter": chapter,
+            turn = {"text": _("%(name)s %(action)s.") % {"name": name(actor), "action": text}, "lines": lines, "chapter": chapter,
                     "scoring": mod.scoring_moment(events) if mod else None,
                     "fault": fault.get("kind") if fault else None, "substitute": substitute, "deltas": deltas}
         turns.append(turn)
@@ -114,4 +126,4 @@ def story(game: str, frames: list[dict[str, Any]], names: list[str]) -> dict[str
     series = mod.series_names(names, first) if mod and hasattr(mod, "series_names") else list(names)
     return {"turns": turns, "scores": scores, "chapters": chapters, "parts": prev_parts or [], "series": series,
             "glossary": glossary(game),
-            "part_names": {k: labels.get(k, k.replace("_", " ")) for p in (prev_parts or []) for k in p}}
+            "part_names": {k: _part_name(labels, k) for p in (prev_parts or []) for k in p}}

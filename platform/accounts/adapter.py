@@ -24,6 +24,7 @@ from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
 from django import forms
 from django.conf import settings
 from django.contrib import messages
+from django.utils import translation
 
 from accounts.client_ip import client_ip
 from accounts.names import impersonation, protected_names
@@ -48,6 +49,19 @@ def site_link(url: str, site: SplitResult) -> str:
     """`url` (a link allauth made) with the scheme and host of the configured site (`ARENA_SITE_URL`)."""
     parts = urlsplit(url)
     return urlunsplit((site.scheme, site.netloc, site.path.rstrip("/") + parts.path, parts.query, parts.fragment))
+
+
+
+def mail_language(address: str, user: Any = None) -> str:
+    """The language the account that owns `address` chose (`accounts.language`), or '' when none did."""
+    from allauth.account.models import EmailAddress
+
+    from .language import language_of
+
+    if user is None or not getattr(user, "pk", None):
+        record = EmailAddress.objects.filter(email__iexact=address).select_related("user").first()
+        user = record.user if record else None
+    return language_of(user)
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -96,7 +110,10 @@ class AccountAdapter(DefaultAccountAdapter):
         context = {key: site_link(value, site_url) if key.endswith("_url") and isinstance(value, str) else value
                    for key, value in context.items()}
         try:
-            super().send_mail(template_prefix, email, context)
+            # in the recipient's language: the one their account chose, else the page's they asked from (allauth's
+            # own pt-BR and zh-Hans catalogs translate its mails)
+            with translation.override(mail_language(email, context.get("user")) or translation.get_language()):
+                super().send_mail(template_prefix, email, context)
         except (smtplib.SMTPException, OSError) as exc:
             # A mail server that is down or refuses must not undo what the mail was about (an account made, an
             # address added): the person asks for the mail again later (the e-mail page's "re-send"); the
@@ -104,8 +121,8 @@ class AccountAdapter(DefaultAccountAdapter):
             log.error("could not send the %s mail to %s: %s", template_prefix.rsplit("/", 1)[-1], email, exc)
             request = allauth_context.request
             if request is not None and hasattr(request, "_messages"):
-                messages.warning(request, "We could not send you the e-mail just now. Please ask for it again in "
-                                          "a few minutes.")
+                messages.warning(request, translation.gettext(
+                    "We could not send you the e-mail just now. Please ask for it again in a few minutes."))
 
 
 class SocialAccountAdapter(DefaultSocialAccountAdapter):

@@ -50,3 +50,20 @@ class SelfSignup(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} signed up"
+
+
+class Preferences(models.Model):
+    """What an account chose for itself that is not a notification: the language the site speaks to it (pages
+    after log-in, on any browser, and its emails: `accounts.language`). Empty: not chosen (the browser's
+    language for pages, English for emails)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+                                related_name="preferences")
+    language = models.CharField(max_length=16, blank=True, default="", choices=settings.LANGUAGES,
+                                help_text="The language of the site and of the emails (a code of LANGUAGES).")
+
+    class Meta:
+        verbose_name_plural = "preferences"
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.language or 'no language chosen'}"

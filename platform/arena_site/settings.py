@@ -132,6 +132,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # the page's language: the cookie the switcher sets, else the browser's Accept-Language (Django's own order);
+    # then a signed-in person's saved choice, which follows them to every browser (accounts.language)
+    "django.middleware.locale.LocaleMiddleware",
+    "accounts.language.AccountLanguageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -153,6 +157,8 @@ TEMPLATES = [{
     "APP_DIRS": True,
     "OPTIONS": {"context_processors": [
         "django.template.context_processors.request",
+        "django.template.context_processors.i18n",  # LANGUAGE_CODE, LANGUAGES, LANGUAGE_BIDI
+        "web.context.language",  # html_lang: the page's language as a BCP 47 tag for <html lang>
         "django.contrib.auth.context_processors.auth",
         "django.contrib.messages.context_processors.messages",
     ]},
@@ -170,6 +176,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 USE_TZ = True
 TIME_ZONE = "UTC"
+
+# The site speaks English, Brazilian Portuguese and Simplified Chinese (platform/README.md, "Translations"): the
+# catalogs are platform/locale/<lang>/LC_MESSAGES/django.po (pages, messages, emails) and djangojs.po (the viewer's
+# and the live pages' JavaScript, served by /jsi18n/). URLs carry no language: the switcher (Django's
+# set_language, /i18n/setlang/) keeps the page and remembers the choice in a cookie and on the account.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("pt-br", "Português (Brasil)"), ("zh-hans", "简体中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+LANGUAGE_COOKIE_NAME = "arena_language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 STATIC_URL = "/static/"
 STATIC_ROOT: Path | None = VAR_DIR / "static"
 LOGIN_URL = "/login/"  # the site's log-in page (web), for every page that needs one (allauth's too)

@@ -13,21 +13,23 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Match(models.Model):
     class Status(models.TextChoices):
-        QUEUED = "queued"
-        RUNNING = "running"
-        FINISHED = "finished"
-        FAILED = "failed"
-        CANCELLED = "cancelled"
+        # the labels are Django's own (the names, capitalised), translated: the pages say them in the reader's language
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        FAILED = "failed", _("Failed")
+        CANCELLED = "cancelled", _("Cancelled")
 
     class Kind(models.TextChoices):
-        LADDER = "ladder"
-        CHALLENGE = "challenge"
-        TOURNAMENT = "tournament"
-        VERSION_TEST = "version_test"
+        LADDER = "ladder", _("Ladder")
+        CHALLENGE = "challenge", _("Challenge")
+        TOURNAMENT = "tournament", _("Tournament")
+        VERSION_TEST = "version_test", _("Version Test")
 
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.LADDER)
     ladder = models.ForeignKey("ladders.Ladder", null=True, blank=True, on_delete=models.SET_NULL,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from django.utils.translation import gettext_noop as N_
+
 
 class Event(StrEnum):
     VERSION_FAILED = "version_failed"            # a version of your bot failed validation
@@ -14,14 +16,14 @@ class Event(StrEnum):
     TOURNAMENT_ENDED = "tournament_ended"        # ... finished, or was cancelled
 
 
-#: what each event is called on the owner page
+#: what each event is called on the owner page (marked for the catalogs; the page translates them)
 LABELS: dict[Event, str] = {
-    Event.VERSION_FAILED: "a version fails validation",
-    Event.VERSION_SUSPENDED: "a version is suspended",
-    Event.VERSION_TEST_ENDED: "a version test ends",
-    Event.CHALLENGE_FINISHED: "a challenge I asked for finishes",
-    Event.TOURNAMENT_STARTED: "a tournament my bot entered starts",
-    Event.TOURNAMENT_ENDED: "a tournament my bot entered ends",
+    Event.VERSION_FAILED: N_("a version fails validation"),
+    Event.VERSION_SUSPENDED: N_("a version is suspended"),
+    Event.VERSION_TEST_ENDED: N_("a version test ends"),
+    Event.CHALLENGE_FINISHED: N_("a challenge I asked for finishes"),
+    Event.TOURNAMENT_STARTED: N_("a tournament my bot entered starts"),
+    Event.TOURNAMENT_ENDED: N_("a tournament my bot entered ends"),
 }
 
 ALL: list[str] = [e.value for e in Event]

@@ -10,7 +10,9 @@ and when it ends. For a team's bot "its owner" is the team's owners and the bot'
 from __future__ import annotations
 
 from django.dispatch import receiver
+from django.utils.translation import gettext as _
 
+from accounts.language import speaking
 from accounts.signals import account_deleting
 from botregistry.models import BotVersion
 from botregistry.ownership import people_to_tell
@@ -26,25 +28,27 @@ from .events import Event
 from .services import notify
 
 
-def _version_event(version_id: int, event: Event, what: str) -> None:
+def _version_event(version_id: int, event: Event) -> None:
     v = BotVersion.objects.select_related("bot", "bot__owner").filter(pk=version_id).first()
     if v is None or v.bot.builtin:
         return
     for person in people_to_tell(v.bot):
-        notify(person, event, f"{v.bot.name} version {v.number} {what}", v.status_reason or what,
-               f"/bots/{v.bot_id}/",
+        with speaking(person):  # each in their own language (accounts.language)
+            what = _("failed validation") if event == Event.VERSION_FAILED else _("was suspended")
+            subject = _("%(bot)s version %(number)s %(what)s") % {"bot": v.bot.name, "number": v.number, "what": what}
+            notify(person, event, subject, v.status_reason or what, f"/bots/{v.bot_id}/",
                {"bot": v.bot_id, "bot_name": v.bot.name, "version": v.pk, "version_number": v.number,
                 "status": v.status, "reason": v.status_reason})
 
 
 @receiver(version_failed, dispatch_uid="notifications.version_failed")
 def on_version_failed(sender, version_id: int, **kwargs) -> None:
-    _version_event(version_id, Event.VERSION_FAILED, "failed validation")
+    _version_event(version_id, Event.VERSION_FAILED)
 
 
 @receiver(version_suspended, dispatch_uid="notifications.version_suspended")
 def on_version_suspended(sender, version_id: int, **kwargs) -> None:
-    _version_event(version_id, Event.VERSION_SUSPENDED, "was suspended")
+    _version_event(version_id, Event.VERSION_SUSPENDED)
 
 
 @receiver(version_test_ended, dispatch_uid="notifications.version_test_ended")
@@ -52,11 +56,12 @@ def on_version_test_ended(sender, test_id: int, **kwargs) -> None:
     t = VersionTest.objects.select_related("owner", "bot", "version_a", "version_b").filter(pk=test_id).first()
     if t is None:
         return
-    notify(t.owner, Event.VERSION_TEST_ENDED,
-           f"version test of {t.bot.name} v{t.version_b.number} against v{t.version_a.number}: {t.status}",
-           t.status_reason or t.status, f"/bots/{t.bot_id}/",
-           {"version_test": t.pk, "bot": t.bot_id, "bot_name": t.bot.name, "status": t.status,
-            "reason": t.status_reason, "version_a": t.version_a_id, "version_b": t.version_b_id})
+    with speaking(t.owner):
+        subject = _("version test of %(bot)s v%(b)s against v%(a)s: %(status)s") % {
+            "bot": t.bot.name, "b": t.version_b.number, "a": t.version_a.number, "status": t.get_status_display().lower()}
+        notify(t.owner, Event.VERSION_TEST_ENDED, subject, t.status_reason or t.get_status_display().lower(), f"/bots/{t.bot_id}/",
+               {"version_test": t.pk, "bot": t.bot_id, "bot_name": t.bot.name, "status": t.status,
+                "reason": t.status_reason, "version_a": t.version_a_id, "version_b": t.version_b_id})
 
 
 @receiver(match_ended, dispatch_uid="notifications.challenge_finished")
@@ -68,14 +73,20 @@ def on_match_ended(sender, match_id: int, **kwargs) -> None:
     engine = (m.result.get("engine_opponents") or []) if isinstance(m.result, dict) else []
     finishers = [(p["rank"], p["bot__name"], p["score"]) for p in seats if p["rank"] is not None]
     finishers += [(o["rank"], o["name"], o["score"]) for o in engine]
-    ranks = ", ".join(f"{name} rank {rank}" + (f" ({score:g})" if score is not None else "")
-                      for rank, name, score in sorted(finishers, key=lambda f: f[0]))
-    notify(m.requested_by, Event.CHALLENGE_FINISHED, f"challenge match #{m.pk} {m.status}",
-           f"Match #{m.pk} ({m.game}) is {m.status}" + (f": {ranks}." if ranks else "."), f"/matches/{m.pk}/",
-           {"match": m.pk, "game": m.game, "status": m.status,
-            "seats": [{"seat": p["seat"], "bot": p["bot_id"], "bot_name": p["bot__name"], "rank": p["rank"],
-                       "score": p["score"]} for p in seats],
-            "engine_opponents": engine})
+    with speaking(m.requested_by):
+        status = m.get_status_display().lower()
+        ranks = _(", ").join(_("%(name)s rank %(rank)s") % {"name": name, "rank": rank}
+                             + (f" ({score:g})" if score is not None else "")
+                             for rank, name, score in sorted(finishers, key=lambda f: f[0]))
+        said = {"number": m.pk, "game": m.game.capitalize(), "status": status, "ranks": ranks}
+        text = (_("Match #%(number)s (%(game)s) is %(status)s: %(ranks)s.") if ranks
+                else _("Match #%(number)s (%(game)s) is %(status)s.")) % said
+        notify(m.requested_by, Event.CHALLENGE_FINISHED, _("challenge match #%(number)s %(status)s") % said,
+               text, f"/matches/{m.pk}/",
+               {"match": m.pk, "game": m.game, "status": m.status,
+                "seats": [{"seat": p["seat"], "bot": p["bot_id"], "bot_name": p["bot__name"], "rank": p["rank"],
+                           "score": p["score"]} for p in seats],
+                "engine_opponents": engine})
 
 
 def _tournament_event(tournament_id: int, event: Event) -> None:
@@ -89,15 +100,20 @@ def _tournament_event(tournament_id: int, event: Event) -> None:
         for person in people_to_tell(e.bot):
             by_owner.setdefault(person.pk, []).append(e)
             people[person.pk] = person
-    verb = "started" if event == Event.TOURNAMENT_STARTED else t.status
     for pk, mine in by_owner.items():
         owner = people[pk]
-        names = ", ".join(e.bot.name for e in mine)
-        notify(owner, event, f"tournament {t.name} {verb}",
-               f"The tournament {t.name} ({t.game}) that {names} entered is {t.status}"
-               + (f": {t.status_reason}" if t.status_reason else "."), f"/tournaments/{t.pk}/",
-               {"tournament": t.pk, "name": t.name, "status": t.status, "reason": t.status_reason,
-                "bots": [e.bot_id for e in mine]})
+        with speaking(owner):
+            status = t.get_status_display().lower()
+            said = {"name": t.name, "game": t.game.capitalize(), "bots": _(", ").join(e.bot.name for e in mine),
+                    "status": status, "reason": t.status_reason}
+            subject = (_("tournament %(name)s started") if event == Event.TOURNAMENT_STARTED
+                       else _("tournament %(name)s %(status)s")) % said
+            text = (_("The tournament %(name)s (%(game)s) that %(bots)s entered is %(status)s: %(reason)s")
+                    if t.status_reason else
+                    _("The tournament %(name)s (%(game)s) that %(bots)s entered is %(status)s.")) % said
+            notify(owner, event, subject, text, f"/tournaments/{t.pk}/",
+                   {"tournament": t.pk, "name": t.name, "status": t.status, "reason": t.status_reason,
+                    "bots": [e.bot_id for e in mine]})
 
 
 @receiver(tournament_started, dispatch_uid="notifications.tournament_started")

@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.emails import managed_by_allauth, notification_address
 from botregistry.services import HOUSE_USERNAME
@@ -118,8 +119,9 @@ def notify(user, event: Event, subject: str, text: str, path: str, data: dict[st
     link = site_url(path)
     queued = []
     if prefs.email and (address := notification_address(user)):  # a verified address only (accounts.emails)
+        # in the language active here: the receivers tell each person in theirs (accounts.language.speaking)
         send_email.delay(address, f"[Arena] {subject}", f"{text}\n\n{link}\n\n"
-                         f"Choose what Arena tells you on {site_url('/me/')}.")
+                         + gettext("Choose what Arena tells you on %(url)s.") % {"url": site_url("/me/")})
         queued.append("email")
     if prefs.webhook_url:
         delivery = uuid.uuid4().hex

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from ladders.game_settings import GameSettings
 from matches.seeds import new_seed
@@ -20,15 +21,15 @@ from . import schedule
 
 class Tournament(GameSettings):
     class Format(models.TextChoices):
-        ROUND_ROBIN = "round_robin", "Round robin"
-        SWISS = "swiss", "Swiss"
-        KNOCKOUT = "knockout", "Knockout"
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        SWISS = "swiss", _("Swiss")
+        KNOCKOUT = "knockout", _("Knockout")
 
     class Status(models.TextChoices):
-        SCHEDULED = "scheduled"
-        RUNNING = "running"
-        FINISHED = "finished"
-        CANCELLED = "cancelled"
+        SCHEDULED = "scheduled", _("Scheduled")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
 
     name = models.CharField(max_length=128)
     players = models.PositiveSmallIntegerField(help_text="Players per table (2–4; knockout: 2).")

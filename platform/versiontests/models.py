@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from . import stats
 
 
 class VersionTest(models.Model):
     class Status(models.TextChoices):
-        RUNNING = "running"
-        ACCEPTED = "accepted"    # B is better by elo1 (LLR reached the upper bound)
-        REJECTED = "rejected"    # B is not better than elo0 (LLR reached the lower bound)
-        STOPPED = "stopped"      # no decision: max pairs reached, or no opponents / too many failed matches
+        RUNNING = "running", _("Running")
+        ACCEPTED = "accepted", _("Accepted")    # B is better by elo1 (LLR reached the upper bound)
+        REJECTED = "rejected", _("Rejected")    # B is not better than elo0 (LLR reached the lower bound)
+        STOPPED = "stopped", _("Stopped")      # no decision: max pairs reached, or no opponents / too many failed matches
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="version_tests")
     bot = models.ForeignKey("botregistry.Bot", on_delete=models.CASCADE, related_name="version_tests")

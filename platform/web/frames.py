@@ -19,15 +19,17 @@ from django.conf import settings
 
 from arena import narration
 from arena import replay as replays
+from arena.games import speech
 from arena_site import objects
 from matches.models import Match
 
 # 3: a seat's view shows other seats' decisions as the game allows (State.redact_decision), not all-or-nothing
 # 4: the payload carries the story (arena.narration: turns in words, scores by frame, chapters, final parts)
 # 5: a faulted turn's story says the referee substituted the move (arena.narration)
+# 9: the story is told in the page's language (arena.games.speech); the language is part of the cache key
 # 7: frames say which turns the referee played for a seat out of the game (`substitute`); Minos names instead of
 #    codes; `opponents`: the game's own opponents with their rank (Minos solo: Rhadamanthus)
-CACHE_VERSION = 8
+CACHE_VERSION = 9
 
 
 log = logging.getLogger("arena.platform")
@@ -47,13 +49,15 @@ def parse_seat(value: str | None, players: int) -> int | None:
     return seat
 
 
-def frames_gz(match: Match, seat: int | None) -> bytes:
-    """The gzip-compressed JSON payload for the viewer: header, seat names, result and frames."""
+def frames_gz(match: Match, seat: int | None, language: str = "en") -> bytes:
+    """The gzip-compressed JSON payload for the viewer: header, seat names, result and frames, its story told in
+    `language` (a code of settings.LANGUAGES: `arena.games.speech`)."""
+    language = speech.language_code(language)
     if seat is None and match.status != Match.Status.FINISHED:
         raise PermissionError("the omniscient view is shown once the game is finished")
     if not objects.exists(match.replay_path):
         raise NoReplay("this match has no replay" + ("" if match.done else " yet: it is not finished"))
-    cache = _cache_path(match, seat)
+    cache = _cache_path(match, seat, language)
     try:
         if cache.stat().st_mtime >= objects.storage().get_modified_time(match.replay_path).timestamp():
             return cache.read_bytes()
@@ -64,7 +68,7 @@ def frames_gz(match: Match, seat: int | None) -> bytes:
     frames = replays.frames(replay, seat)
     names = [s.get("name") or f"seat {s.get('seat', i) + 1}" for i, s in enumerate(replay["header"]["seats"])]
     # from the same (possibly redacted) frames: the story never says more than the view shows
-    story = narration.story(replay["header"]["game"], frames, names)
+    story = narration.story(replay["header"]["game"], frames, names, language)
     payload = {
         "header": replay["header"],
         "seats": replay["header"]["seats"],
@@ -112,9 +116,9 @@ def _bound(root: Path, limit: int) -> None:
         total -= size
 
 
-def _cache_path(match: Match, seat: int | None) -> Path:
+def _cache_path(match: Match, seat: int | None, language: str) -> Path:
     view = "all" if seat is None else f"seat{seat}"
-    return (objects.local_dir() / "frames" / f"v{CACHE_VERSION}" / f"{match.pk // 1000:04d}"
+    return (objects.local_dir() / "frames" / f"v{CACHE_VERSION}" / language / f"{match.pk // 1000:04d}"
             / f"{match.pk}.{view}.json.gz")
 
 

@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Prefetch
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, render
+from django.utils import translation
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
@@ -22,6 +23,7 @@ from botregistry.models import Bot
 from ladders.models import Ladder, Rating
 from matches.models import Match, Participant
 from tournaments.models import Tournament
+from web.context import html_lang
 
 STATIC = Path(__file__).resolve().parent / "static" / "web"
 MATCHES_PER_PAGE = 50
@@ -140,10 +142,21 @@ def ladder_list(request):
 DEVELOPERS_HEADING = "## For developers"
 
 
-def rules_text(game: str) -> tuple[str, str]:
+def rules_text(game: str, language: str | None = None) -> tuple[str, str]:
     """(players' rules, engine notes) of the game's RULES.md: the text before its "For developers" heading (less
-    the file's title) and the text after it. A file without that heading is all players' rules."""
-    path = Path(game_registry.__file__).resolve().parent / game / "RULES.md"
+    the file's title) and the text after it. A file without that heading is all players' rules.
+
+    `language` (a BCP 47 tag: `pt-BR`, `zh-Hans`): the players' rules of the translation beside it,
+    `RULES.<tag>.md`, when there is one (the engine notes stay the English file's)."""
+    folder = Path(game_registry.__file__).resolve().parent / game
+    players, notes = _rules_of(folder / "RULES.md")
+    translated = folder / f"RULES.{language}.md" if language and language != "en" else None
+    if translated is not None and translated.is_file():
+        players = _rules_of(translated)[0] or players
+    return players, notes
+
+
+def _rules_of(path: Path) -> tuple[str, str]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError:
@@ -164,7 +177,7 @@ def _game(name: str):
 
 def game_page(request, name: str):
     game = _game(name)
-    players_rules, engine_notes = rules_text(name)
+    players_rules, engine_notes = rules_text(name, html_lang(translation.get_language()))
     ladders = Ladder.objects.filter(game=name).annotate(bots=Count("ratings")).order_by("-active", "players")
     bots = Bot.objects.filter(game=name).count()
     recent = (Match.objects.filter(game=name, status=Match.Status.FINISHED).order_by("-id")

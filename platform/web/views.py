@@ -16,6 +16,7 @@ from django.db.models import Case, F, FloatField, OrderBy, Prefetch, Value, When
 from django.db.models.functions import Cast, Rank
 from django.http import FileResponse, Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET
 
 from accounts import tokens
@@ -38,7 +39,7 @@ from . import charts, frames
 from .watch import deal_in_play_elsewhere, live_now
 
 #: what the viewer's "skip" buttons skip by, per game (arena.games.<game>.narrate.chapter)
-CHAPTER_WORDS = {"thebes": "year", "minos": "round"}
+CHAPTER_WORDS = {"thebes": gettext_lazy("year"), "minos": gettext_lazy("round")}
 
 LEADERBOARD_SORTS: dict[str, tuple[str | OrderBy, str]] = {
     "rank": ("-rating", "id"),
@@ -107,8 +108,8 @@ def ladder(request, slug: str):
         "ladder": ladder, "page": page, "rows": rows, "sort": sort, "levels": _levels(ladder),
         "live_now": live_now(Match.objects.filter(ladder=ladder)),
         "provisional_games": settings.ARENA_RATING["provisional_games"],
-        "columns": [("rank", "Rank"), ("bot", "Bot"), ("owner", "Owner"), ("elo", "Rating"),
-                    ("games", "Games"), ("winrate", "Win rate")]}, live=ladder.active)
+        "columns": [("rank", gettext("Rank")), ("bot", gettext("Bot")), ("owner", gettext("Owner")),
+                    ("elo", gettext("Rating")), ("games", gettext("Games")), ("winrate", gettext("Win rate"))]}, live=ladder.active)
 
 
 def _levels(ladder: Ladder) -> list[Rating]:
@@ -235,7 +236,7 @@ def match(request, match_id: int):
         "has_replay": bool(m.replay_path), "seat_range": range(players),
         # the game's own opponents (Minos solo: Rhadamanthus), a row of the seats table once there is a result
         "opponents": frames.opponents(m.game, players, m.result) if m.result else [],
-        "chapter_word": CHAPTER_WORDS.get(m.game, "chapter"),
+        "chapter_word": CHAPTER_WORDS.get(m.game, gettext_lazy("chapter")),
         # a match to be played or under way is watched live (web.watch; from the queue, it waits for the first
         # decision), unless its deal is still played in another match
         "live_watch": not m.done and (is_staff(request.user) or not deal_in_play_elsewhere(m)),
@@ -259,7 +260,8 @@ def match_frames(request, match_id: int):
     except ValueError as exc:
         return HttpResponseBadRequest(str(exc), content_type="text/plain")
     try:
-        data = frames.frames_gz(m, seat)
+        # the story in the language the page asks for (the viewer sends its <html lang>), else the request's
+        data = frames.frames_gz(m, seat, request.GET.get("lang") or request.LANGUAGE_CODE)
     except PermissionError as exc:
         return HttpResponse(str(exc), status=403, content_type="text/plain")
     except frames.NoReplay as exc:
@@ -270,7 +272,7 @@ def match_frames(request, match_id: int):
     else:
         import gzip
         resp = HttpResponse(gzip.decompress(data), content_type="application/json")
-    resp["Vary"] = "Accept-Encoding"
+    resp["Vary"] = "Accept-Encoding, Accept-Language, Cookie"
     # staff's view of a deal still being played must not sit in a shared cache
     resp["Cache-Control"] = "public, max-age=3600" if public else "private, no-store"
     return resp
@@ -369,9 +371,9 @@ def _save_notifications(request):
     try:
         notifications.update(request.user, **posted)
     except notifications.PreferencesRefused as exc:
-        messages.error(request, f"Notifications not saved: {exc}")
+        messages.error(request, gettext("Notifications not saved: %(reason)s") % {"reason": exc})
         return _owner_page(request, refused={**posted, "errors": exc.errors}, status=400)
-    messages.success(request, "Notification choices saved.")
+    messages.success(request, gettext("Notification choices saved."))
     return redirect("web:me")
 
 
@@ -382,7 +384,7 @@ def me(request):
     if request.method == "POST" and request.POST.get("action") == "new-token":
         # Stored hashed: the key is shown once, on the page this redirects to, and nowhere else ever after.
         request.session["new_api_token"] = tokens.replace(request.user)
-        messages.success(request, "A new API token was made; the old ones no longer work.")
+        messages.success(request, gettext("A new API token was made; the old ones no longer work."))
         return redirect("web:me")
     return _owner_page(request)
 
@@ -409,7 +411,7 @@ def _owner_page(request, refused: dict | None = None, status: int = 200):
 
     prefs = notifications.own_preferences(request.user)
     chosen = refused["events"] if refused else {e.value: e.value in prefs.events for e in LABELS}
-    notify_events = [(e.value, label, chosen.get(e.value, False)) for e, label in LABELS.items()]
+    notify_events = [(e.value, gettext(label), chosen.get(e.value, False)) for e, label in LABELS.items()]
     notify = {"email": refused["email"] if refused else prefs.email,
               "email_address": refused["email_address"] if refused else request.user.email,
               "webhook_url": refused["webhook_url"] if refused else prefs.webhook_url,

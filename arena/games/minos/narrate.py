@@ -15,30 +15,46 @@ from typing import Any
 
 from arena.games import telling
 from arena.games.minos import data as D
+from arena.games.speech import N_, _
 
 COLOUR = {"r": "red", "b": "blue", "y": "yellow", "g": "grey"}
+#: the game's terms as the rule text names them (seed 002, Portuguese; RULES.md "Terms" lists the English and
+#: Chinese chosen where no seed speaks)
+COLOUR_NAMES = {"red": N_("red"), "blue": N_("blue"), "yellow": N_("yellow"), "grey": N_("grey")}
+ACTIONS = {"prepare": N_("Prepare"), "develop": N_("Develop"), "build": N_("Build"), "expand": N_("Expand"),
+           "wild": N_("Wild")}
+PIECES = {"city": N_("city"), "farm": N_("farm"), "tower": N_("tower"), "ship": N_("ship")}
+GOODS = {"wood": N_("wood"), "stone": N_("stone"), "clay": N_("clay"), "wool": N_("wool"), "oil": N_("olive oil"),
+         "wine": N_("wine"), "any": N_("any good"), "random": N_("a random good")}
+TRACKS = {"influence": N_("Influence"), "population": N_("Population"), "culture": N_("Culture")}
+
+
+def term(table: dict[str, str], key: str) -> str:
+    """A term of the game in the language being spoken (the key as it is when the table lacks it)."""
+    return _(table[key]) if key in table else key
 #: the scoring parts, in the order the end screen lists them (MinosState's `parts`)
 PARTS = ("play", "vases", "palace_moves", "farms", "regions", "final_combat", "resources", "play_area",
          "palace", "handicap")
-PART_NAMES = {"play": "actions and income", "vases": "vases", "palace_moves": "hand cards to the palace",
-              "farms": "farms", "regions": "regions", "final_combat": "final combat", "resources": "resources",
-              "play_area": "play area", "palace": "palace cards", "handicap": "handicap"}
-DECISION_NAMES = {"keep": "which cards to keep", "setup_palace": "a card for the palace",
-                  "groups": "dice groups", "palace": "cards for the palace", "turn": "a Royal Trait"}
+PART_NAMES = {"play": N_("actions and income"), "vases": N_("vases"), "palace_moves": N_("hand cards to the palace"),
+              "farms": N_("farms"), "regions": N_("regions"), "final_combat": N_("final combat"),
+              "resources": N_("resources"), "play_area": N_("play area"), "palace": N_("palace cards"),
+              "handicap": N_("handicap"), "total": N_("total")}
+DECISION_NAMES = {"keep": N_("which cards to keep"), "setup_palace": N_("a card for the palace"),
+                  "groups": N_("dice groups"), "palace": N_("cards for the palace"), "turn": N_("a Royal Trait")}
 
 
 def region(rid: Any) -> str:
     try:
         r = D.REGIONS[int(rid)]
     except (KeyError, TypeError, ValueError):
-        return f"region {rid}"
+        return _("region %(id)s") % {"id": rid}
     return f"{r['name']} ({r['id']})"
 
 
 def card(instance: str) -> str:
     """`Olive Press` for `I-01#3`; an empty id (a card hidden from this view) is `a hidden card`."""
     if not instance:
-        return "a hidden card"
+        return _("a hidden card")
     try:
         return str(D.card_of(instance)["name"])
     except KeyError:
@@ -48,29 +64,36 @@ def card(instance: str) -> str:
 FOUNDATIONS = {t["id"]: t for t in D.DATA["city_foundation_tiles"]}
 SEA_PEOPLES = {t["id"]: t for t in D.DATA["sea_peoples_tiles"]}
 TRADE_TILES = {t["id"]: t for t in D.DATA["trade_bonus_tiles"]}
-_OPS = {"vp": "{n} VP", "coins": "{n} coin{s}", "weapons": "{n} weapon{s}", "recruit": "recruit {n}",
-        "deploy": "deploy {n}", "march": "march {n}", "draw_card": "draw {n} card{s}",
-        "temp_good": "{n} good{s} ({good})", "perm_good": "a permanent good ({good})", "track": "{track} track +{n}",
-        "ability_step": "ability +{n}", "income_step": "income +{n}"}
+_OPS = {"vp": N_("{n} VP"), "coins": N_("{n} coins"), "weapons": N_("{n} weapons"), "recruit": N_("recruit {n}"),
+        "deploy": N_("deploy {n}"), "march": N_("march {n}"), "draw_card": N_("draw {n} cards"),
+        "temp_good": N_("{n} goods ({good})"), "perm_good": N_("a permanent good ({good})"),
+        "track": N_("{track} track +{n}"), "ability_step": N_("ability +{n}"), "income_step": N_("income +{n}")}
+#: the singular of the counted ops, for n = 1
+_ONE = {"coins": N_("1 coin"), "weapons": N_("1 weapon"), "draw_card": N_("draw 1 card"), "temp_good": N_("1 good ({good})")}
 
 
 def effect(ops: list[dict[str, Any]]) -> str:
     """A tile's effect in words from the data's ops: `2 VP, 1 coin`, `2 goods (any)`."""
-    return ", ".join(_OPS.get(op["op"], op["op"]).format(n=op.get("n", 1), s="" if op.get("n", 1) == 1 else "s",
-                                                        good=op.get("good", ""), track=op.get("track", ""))
-                     for op in ops)
+    def one(op: dict[str, Any]) -> str:
+        n = op.get("n", 1)
+        text = _ONE.get(op["op"]) if n == 1 and op["op"] in _ONE else _OPS.get(op["op"])
+        if text is None:
+            return str(op["op"])
+        return _(text).format(n=n, good=term(GOODS, op.get("good", "")), track=term(TRACKS, op.get("track", "")))
+
+    return ", ".join(one(op) for op in ops)
 
 
 def tile(tile_id: str) -> str:
     """A foundation, Sea Peoples or trade tile by what it is: `a foundation (3 VP)`, `the Sea Peoples (level 2:
     4 weapons)`, `a trade tile (4 coins)`; an unknown id as it is."""
     if tile_id in FOUNDATIONS:
-        return f"a foundation ({effect(FOUNDATIONS[tile_id]['effect'])})"
+        return _("a foundation (%(effect)s)") % {"effect": effect(FOUNDATIONS[tile_id]["effect"])}
     if tile_id in SEA_PEOPLES:
         t = SEA_PEOPLES[tile_id]
-        return f"the Sea Peoples (level {t['level']}: {t['weapons']} weapons)"
+        return _("the Sea Peoples (level %(level)s: %(weapons)s weapons)") % {"level": t["level"], "weapons": t["weapons"]}
     if tile_id in TRADE_TILES:
-        return f"a trade tile ({effect(TRADE_TILES[tile_id]['effect'])})"
+        return _("a trade tile (%(effect)s)") % {"effect": effect(TRADE_TILES[tile_id]["effect"])}
     return tile_id
 
 
@@ -78,12 +101,14 @@ def die(die_id: str, before: dict[str, Any] | None) -> str:
     """`the yellow 5 die`, from a die id (`y3`, value from the observation) or a die text (`yellow5`)."""
     for colour in COLOUR.values():
         if die_id.startswith(colour) and die_id[len(colour):].isdigit():
-            return f"the {colour} {die_id[len(colour):]} die"
+            return _("the %(colour)s %(value)s die") % {"colour": term(COLOUR_NAMES, colour), "value": die_id[len(colour):]}
     value = ""
     for d in (before or {}).get("dice") or []:
         if d.get("id") == die_id:
-            value = f" {d.get('value')}"
-    return f"the {COLOUR.get(die_id[:1], die_id[:1])}{value} die"
+            value = str(d.get("value"))
+    colour = term(COLOUR_NAMES, COLOUR.get(die_id[:1], die_id[:1]))
+    return (_("the %(colour)s %(value)s die") % {"colour": colour, "value": value} if value
+            else _("the %(colour)s die") % {"colour": colour})
 
 
 def _named(table: dict[str, dict], key: str) -> str:
@@ -95,80 +120,87 @@ def _action_text(action: str, decision: str, before: dict[str, Any] | None) -> s
     kind, *args = action.split(":")
     if kind == "pick":
         what = _named(D.STARTING, args[0]) if args[0].startswith("S") else _named(D.ABILITIES, args[0])
-        return f"chooses {what}"
+        return _("chooses %(what)s") % {"what": what}
     if kind == "start":
-        return f"starts in {region(args[0])}"
+        return _("starts in %(region)s") % {"region": region(args[0])}
     if kind == "keep":
-        return "keeps " + ", ".join(card(c) for c in args[0].split(","))
+        return _("keeps %(cards)s") % {"cards": ", ".join(card(c) for c in args[0].split(","))}
     if kind == "palace":
-        return f"puts {card(args[0])} into the palace"
+        return _("puts %(card)s into the palace") % {"card": card(args[0])}
     if kind == "draft":
-        return f"places {die(args[0], before)} on {args[1].capitalize()}"
+        return _("places %(die)s on %(action)s") % {"die": die(args[0], before), "action": term(ACTIONS, args[1])}
     if kind == "groups":
-        return "advances " + (" and ".join(args[0].split(",")) if args[0] != "none" else "no track")
+        if args[0] == "none":
+            return _("advances no track")
+        return _("advances %(tracks)s") % {"tracks": _(" and ").join(term(TRACKS, t) for t in args[0].split(","))}
     if kind == "retrieve":
-        return f"takes back {die(args[0], before)}"
+        return _("takes back %(die)s") % {"die": die(args[0], before)}
     if kind == "bonus":
-        return "takes the slot bonus"
+        return _("takes the slot bonus")
     if kind == "trait":
-        return f"uses the Royal Trait of {card(args[0])}"
+        return _("uses the Royal Trait of %(card)s") % {"card": card(args[0])}
     if kind == "main":
         if args[0] == "forgo":
-            return "forgoes the main action for 2 coins"
+            return _("forgoes the main action for 2 coins")
         if args[0] == "finish":
-            return "finishes the main action"
-        return "starts the main action" + (f" as {args[1].capitalize()}" if len(args) > 1 else "")
+            return _("finishes the main action")
+        if len(args) > 1:
+            return _("starts the main action as %(action)s") % {"action": term(ACTIONS, args[1])}
+        return _("starts the main action")
     if kind == "end":
-        return "ends the turn"
+        return _("ends the turn")
     if kind == "extra":
         if args[0] == "fight":
-            return f"fights the Sea Peoples in {region(args[1])}"
+            return _("fights the Sea Peoples in %(region)s") % {"region": region(args[1])}
         if args[0] == "craft":
-            return f"crafts a permanent {args[1]}"
-        return f"barters 3 coins for {args[1]}"
+            return _("crafts a permanent %(good)s") % {"good": term(GOODS, args[1])}
+        return _("barters 3 coins for %(good)s") % {"good": term(GOODS, args[1])}
     if kind == "offer":
-        return f"takes offer card {args[0]}"
+        return _("takes offer card %(n)s") % {"n": args[0]}
     if kind == "deck":
-        return "draws from the deck"
+        return _("draws from the deck")
     if kind == "play":
-        return f"plays {card(args[0])}"
+        return _("plays %(card)s") % {"card": card(args[0])}
     if kind == "farm":
         icon = args[1]
         if icon.isdigit():  # minos-1 texts named the icon by its index
             icons = D.REGIONS.get(int(args[0]), {}).get("icons") or []
             icon = icons[int(icon)] if int(icon) < len(icons) else "?"
-        return f"builds a farm in {region(args[0])} on {icon}"
+        return _("builds a farm in %(region)s on %(good)s") % {"region": region(args[0]), "good": term(GOODS, icon)}
     if kind == "city":
-        return f"builds a city in {region(args[0])}"
+        return _("builds a city in %(region)s") % {"region": region(args[0])}
     if kind == "tower":
-        return f"builds a tower in {region(args[0])}"
+        return _("builds a tower in %(region)s") % {"region": region(args[0])}
     if kind == "ship":
-        return f"launches a ship to {args[0].capitalize()}"
+        return _("launches a ship to %(route)s") % {"route": args[0].capitalize()}
     if kind == "step":
-        return f"moves the {args[0].capitalize()} ship a step"
+        return _("moves the %(route)s ship a step") % {"route": args[0].capitalize()}
     if kind == "recruit":
-        return "recruits a warrior"
+        return _("recruits a warrior")
     if kind == "deploy":
         n = args[1] if len(args) > 1 else "1"
-        return f"deploys {n} warrior{'s' if n != '1' else ''} to {region(args[0])}"
+        return (_("deploys 1 warrior to %(region)s") if n == "1" else _("deploys %(n)s warriors to %(region)s")) % {
+            "n": n, "region": region(args[0])}
     if kind == "march":
         n = args[2] if len(args) > 2 else "1"
-        return f"marches {n} warrior{'s' if n != '1' else ''} {region(args[0])} → {region(args[1])}"
+        return (_("marches 1 warrior %(from)s → %(to)s") if n == "1" else _("marches %(n)s warriors %(from)s → %(to)s")) % {
+            "n": n, "from": region(args[0]), "to": region(args[1])}
     if kind == "good":
-        return f"takes {args[0]}" + (" (foraging)" if decision == "forage" else "")
+        return (_("takes %(good)s (foraging)") if decision == "forage" else _("takes %(good)s")) % {
+            "good": term(GOODS, args[0])}
     if kind == "track":
-        return f"advances on {args[0]}"
+        return _("advances on %(track)s") % {"track": term(TRACKS, args[0])}
     if kind == "tile":
-        return f"takes {tile(args[0])}"
+        return _("takes %(tile)s") % {"tile": tile(args[0])}
     if kind == "stop":
-        return "is done" + (" with the palace" if decision == "palace" else "")
+        return _("is done with the palace") if decision == "palace" else _("is done")
     if kind == "move":
-        return f"moves {card(args[0])} into the palace"
+        return _("moves %(card)s into the palace") % {"card": card(args[0])}
     if kind == "fight":
-        return "fights in the final combat"
+        return _("fights in the final combat")
     if kind == "decline":
-        return "declines the final combat"
-    return f"plays {action}"
+        return _("declines the final combat")
+    return _("plays %(action)s") % {"action": action}
 
 
 def describe(actor: int, action: str | None, events: list[dict[str, Any]], names: list[str],
@@ -176,40 +208,49 @@ def describe(actor: int, action: str | None, events: list[dict[str, Any]], names
     """One decision in words, without the actor's name (the caller puts it first). `action` None: hidden."""
     decision = next((e.get("decision", "") for e in events if e.get("type") == "decision"), "")
     if action is None:
-        return f"chooses {DECISION_NAMES.get(decision, decision or 'something')} (hidden in this view)"
+        what = _(DECISION_NAMES[decision]) if decision in DECISION_NAMES else (decision or _("something"))
+        return _("chooses %(what)s (hidden in this view)") % {"what": what}
     text = _action_text(action, decision, before)
     extra = []
     for e in events:
         kind = e.get("type")
         if kind == "take_offer" and action.startswith(("offer", "deck")):
-            extra.append(f"gets {card(e['card'])}")
+            extra.append(_("gets %(card)s") % {"card": card(e["card"])})
         elif kind == "fight" and e.get("seat") == actor and not action.startswith("extra:fight"):
-            extra.append(f"defeats {tile(e['tile'])} in {region(e['region'])}")
+            extra.append(_("defeats %(tile)s in %(region)s") % {"tile": tile(e["tile"]), "region": region(e["region"])})
         elif kind == "fight" and e.get("seat") == actor:
-            extra.append(f"defeats {tile(e['tile'])}")
+            extra.append(_("defeats %(tile)s") % {"tile": tile(e["tile"])})
         elif kind == "vase" and e.get("seat") == actor:
-            extra.append(f"fills {_named(D.VASES, e['vase'])} for {e['vp']} VP")
-    return ", ".join([text] + extra)
+            extra.append(_("fills %(vase)s for %(vp)s VP") % {"vase": _named(D.VASES, e["vase"]), "vp": e["vp"]})
+    return _(", ").join([text] + extra)
 
 
 #: what happened around a decision, by event type: rounds, scorings, vases, palace moves, Rhadamanthus' moves
 WORLD: dict[str, telling.Telling] = {
-    "round": lambda e, names: f"Round {e['round']} begins: dice rolled",
-    "scoring": lambda e, names: f"Scoring after round {e['round']}: farms and regions",
-    "era": lambda e, names: f"Era {e['era']} begins",
-    "vase": lambda e, names: f"{telling.seat_name(names, e['seat'])} fills {_named(D.VASES, e['vase'])}: {e['vp']} VP",
-    "palace": lambda e, names: f"{telling.seat_name(names, e['seat'])} moves {card(e.get('card', ''))} into the palace",
-    "setup_done": lambda e, names: "Setup is done",
-    "game_over": lambda e, names: "Game over: final scoring",
-    "bot_build": lambda e, names: f"Rhadamanthus builds a {e['piece']} in {region(e['region'])}",
-    "bot_deploy": lambda e, names: f"Rhadamanthus deploys {e['warriors']} to {region(e['region'])}",
-    "bot_fight": lambda e, names: f"Rhadamanthus defeats {tile(e['tile'])} in {region(e['region'])}",
-    "bot_final_fight": lambda e, names: f"Rhadamanthus defeats {tile(e['tile'])} in {region(e['region'])}",
-    "bot_ship": lambda e, names: f"Rhadamanthus moves its {e['route']} ship",
-    "bot_take": lambda e, names: f"Rhadamanthus takes {card(e['card'])} face {e['face']}",
-    "bot_vase": lambda e, names: f"Rhadamanthus fills {_named(D.VASES, e['vase'])}: {e['vp']} VP",
-    "bot_retrieve": lambda e, names: (f"Rhadamanthus takes back {die(e['die'], None)} and acts: {e['action']} "
-                                      f"{e['strength']}"),
+    "round": lambda e, names: _("Round %(round)s begins: dice rolled") % {"round": e["round"]},
+    "scoring": lambda e, names: _("Scoring after round %(round)s: farms and regions") % {"round": e["round"]},
+    "era": lambda e, names: _("Era %(era)s begins") % {"era": e["era"]},
+    "vase": lambda e, names: _("%(name)s fills %(vase)s: %(vp)s VP") % {
+        "name": telling.seat_name(names, e["seat"]), "vase": _named(D.VASES, e["vase"]), "vp": e["vp"]},
+    "palace": lambda e, names: _("%(name)s moves %(card)s into the palace") % {
+        "name": telling.seat_name(names, e["seat"]), "card": card(e.get("card", ""))},
+    "setup_done": lambda e, names: _("Setup is done"),
+    "game_over": lambda e, names: _("Game over: final scoring"),
+    "bot_build": lambda e, names: _("Rhadamanthus builds a %(piece)s in %(region)s") % {
+        "piece": term(PIECES, e["piece"]), "region": region(e["region"])},
+    "bot_deploy": lambda e, names: _("Rhadamanthus deploys %(n)s to %(region)s") % {
+        "n": e["warriors"], "region": region(e["region"])},
+    "bot_fight": lambda e, names: _("Rhadamanthus defeats %(tile)s in %(region)s") % {
+        "tile": tile(e["tile"]), "region": region(e["region"])},
+    "bot_final_fight": lambda e, names: _("Rhadamanthus defeats %(tile)s in %(region)s") % {
+        "tile": tile(e["tile"]), "region": region(e["region"])},
+    "bot_ship": lambda e, names: _("Rhadamanthus moves its %(route)s ship") % {"route": e["route"]},
+    "bot_take": lambda e, names: _("Rhadamanthus takes %(card)s face %(face)s") % {
+        "card": card(e["card"]), "face": e["face"]},
+    "bot_vase": lambda e, names: _("Rhadamanthus fills %(vase)s: %(vp)s VP") % {
+        "vase": _named(D.VASES, e["vase"]), "vp": e["vp"]},
+    "bot_retrieve": lambda e, names: _("Rhadamanthus takes back %(die)s and acts: %(action)s %(strength)s") % {
+        "die": die(e["die"], None), "action": term(ACTIONS, e["action"]), "strength": e["strength"]},
 }
 
 
@@ -235,9 +276,10 @@ def glossary() -> dict[str, str]:
     """Names of the ids a viewer shows: cards (`I-01` → Olive Press), vases, houses, abilities, regions, and the
     foundation, Sea Peoples and trade tiles by what they are (`F01` → foundation: 3 VP, `SP2-D` → Sea Peoples 2)."""
     out = {cid: c["name"] for cid, c in D.CARDS.items()}
-    out.update({k: f"foundation: {effect(t['effect'])}" for k, t in FOUNDATIONS.items()})
-    out.update({k: f"Sea Peoples {t['level']} ({t['weapons']} weapons)" for k, t in SEA_PEOPLES.items()})
-    out.update({k: f"trade tile: {effect(t['effect'])}" for k, t in TRADE_TILES.items()})
+    out.update({k: _("foundation: %(effect)s") % {"effect": effect(t["effect"])} for k, t in FOUNDATIONS.items()})
+    out.update({k: _("Sea Peoples %(level)s (%(weapons)s weapons)") % {"level": t["level"], "weapons": t["weapons"]}
+                for k, t in SEA_PEOPLES.items()})
+    out.update({k: _("trade tile: %(effect)s") % {"effect": effect(t["effect"])} for k, t in TRADE_TILES.items()})
     out.update({vid: v["name"] for vid, v in D.VASES.items()})
     out.update({k: v["name"] for k, v in D.STARTING.items()})
     out.update({k: v["name"] for k, v in D.ABILITIES.items()})
@@ -263,17 +305,17 @@ def chapter(observation: dict[str, Any]) -> str:
     """`round 2 (era I)`; setup before round 1."""
     rnd = observation.get("round") or 0
     if not rnd or observation.get("phase") in ("setup_pick", "start_region", "keep"):
-        return "setup"
-    return f"round {rnd} (era {observation.get('era', '?')})"
+        return _("setup")
+    return _("round %(round)s (era %(era)s)") % {"round": rnd, "era": observation.get("era", "?")}
 
 
 def scoring_moment(events: list[dict[str, Any]]) -> str | None:
     for e in events:
         if e.get("type") == "scoring":
-            return f"scoring after round {e['round']}"
+            return _("scoring after round %(round)s") % {"round": e["round"]}
         if e.get("type") == "game_over":
-            return "final scoring"
+            return _("final scoring")
     for e in events:
         if e.get("type") in ("vase", "bot_vase"):
-            return f"vase {_named(D.VASES, e['vase'])}"
+            return _("vase %(vase)s") % {"vase": _named(D.VASES, e["vase"])}
     return None

@@ -12,34 +12,49 @@ from __future__ import annotations
 from typing import Any
 
 from arena.games import telling
+from arena.games.speech import N_, _, ngettext
 from arena.games.thebes.data import DATA
 
 CARDS: dict[str, dict[str, Any]] = {c["id"]: c for c in DATA["researcher_cards"]} | {
     c["id"]: c for c in DATA["exhibition_cards"]}
+#: the cards' kinds, the sites and the cities by the names the rule texts give them (RULES.md, "Terms"): seed 001
+#: in English, 000 in Portuguese, 003 in Chinese (its traditional characters written simplified)
 KIND_NAMES = {
-    "specialized_knowledge": "specialized knowledge", "general_knowledge": "general knowledge",
-    "rumors": "rumors", "assistant": "assistant", "shovel": "shovel", "car": "car", "zeppelin": "zeppelin",
-    "special_permission": "special permission", "congress": "congress",
+    "specialized_knowledge": N_("specialized knowledge"), "general_knowledge": N_("general knowledge"),
+    "rumors": N_("rumors"), "assistant": N_("assistant"), "shovel": N_("shovel"), "car": N_("car"),
+    "zeppelin": N_("zeppelin"), "special_permission": N_("special permission"), "congress": N_("congress"),
+}
+PLACES = {
+    "greece": N_("Greece"), "crete": N_("Crete"), "egypt": N_("Egypt"), "palestine": N_("Palestine"),
+    "mesopotamia": N_("Mesopotamia"), "london": N_("London"), "paris": N_("Paris"), "berlin": N_("Berlin"),
+    "vienna": N_("Vienna"), "rome": N_("Rome"), "moscow": N_("Moscow"), "warsaw": N_("Warsaw"),
 }
 #: the scoring parts, in the order the end screen lists them (ThebesState.score_breakdown)
 PARTS = ("artifacts", "exhibitions", "congress", "majority")
-PART_NAMES = {"artifacts": "artifacts", "exhibitions": "exhibitions", "congress": "congress",
-              "majority": "knowledge majorities", "total": "total"}
+PART_NAMES = {"artifacts": N_("artifacts"), "exhibitions": N_("exhibitions"), "congress": N_("congress"),
+              "majority": N_("knowledge majorities"), "total": N_("total")}
 
 
 def place(name: str) -> str:
-    return name.capitalize() if name else "?"
+    if not name:
+        return "?"
+    return _(PLACES[name]) if name in PLACES else name.capitalize()
+
+
+def kind_name(kind: str) -> str:
+    return _(KIND_NAMES[kind]) if kind in KIND_NAMES else kind
 
 
 def card_name(card_id: str) -> str:
     """A card by name: `R40 specialized knowledge Egypt +2`, `X04 exhibition (4 pts: 1 Egypt, 2 Palestine)`."""
     c = CARDS.get(card_id)
     if c is None:
-        return card_id or "a card"
+        return card_id or _("a card")
     if card_id.startswith("X"):
         need = ", ".join(f"{n} {place(site)}" for site, n in c["requirements"].items())
-        return f"{card_id} exhibition ({c['points']} pts: {need})"
-    text = f"{card_id} {KIND_NAMES.get(c['kind'], c['kind'])}"
+        return _("%(card)s exhibition (%(points)s pts: %(needs)s)") % {"card": card_id, "points": c["points"],
+                                                                        "needs": need}
+    text = f"{card_id} {kind_name(c['kind'])}"
     if c.get("site"):
         text += f" {place(c['site'])}"
     if c.get("value"):
@@ -49,58 +64,61 @@ def card_name(card_id: str) -> str:
 
 def _token(token: str, site: str) -> str:
     if token.startswith("artifact"):
-        return f"{place(site)} artifact worth {token[len('artifact'):]}"
+        return _("%(site)s artifact worth %(value)s") % {"site": place(site), "value": token[len("artifact"):]}
     if token.startswith("specialized-"):
-        return f"a specialized-knowledge token for {place(token.split('-', 1)[1])}"
+        return _("a specialized-knowledge token for %(site)s") % {"site": place(token.split("-", 1)[1])}
     if token.startswith("general"):
-        return "a general-knowledge token"
+        return _("a general-knowledge token")
     return token
 
 
 def _weeks(n: int) -> str:
-    return f"{n} week{'s' if n != 1 else ''}"
+    return ngettext("%(n)d week", "%(n)d weeks", n) % {"n": n}
 
 
 def describe(actor: int, action: str | None, events: list[dict[str, Any]], names: list[str],
              before: dict[str, Any] | None = None) -> str:
     """One decision in words, without the actor's name (the caller puts it first). `action` None: hidden."""
     if action is None:
-        return "makes a choice hidden from this view"
+        return _("makes a choice hidden from this view")
     parts: list[str] = []
     spent = [e["card"] for e in events if e.get("type") == "card_spent"]
     for e in events:
         kind = e.get("type")
         if kind == "travelled":
-            how = " by zeppelin" if e.get("zeppelin") else ""
-            parts.append(f"travels {place(e['from'])} → {place(e['to'])}{how} ({_weeks(e['weeks'])})")
+            where = {"from": place(e["from"]), "to": place(e["to"]), "weeks": _weeks(e["weeks"])}
+            parts.append((_("travels %(from)s → %(to)s by zeppelin (%(weeks)s)") if e.get("zeppelin")
+                          else _("travels %(from)s → %(to)s (%(weeks)s)")) % where)
         elif kind == "card_taken":
-            parts.append(f"takes {card_name(e['card'])}")
+            parts.append(_("takes %(card)s") % {"card": card_name(e["card"])})
         elif kind == "exhibition_done":
-            parts.append(f"holds the exhibition {card_name(e['card'])}, {e['points']} points")
+            parts.append(_("holds the exhibition %(card)s, %(points)s points") % {
+                "card": card_name(e["card"]), "points": e["points"]})
         elif kind == "display_exchanged":
-            parts.append(f"exchanges the display in Warsaw ({_weeks(e['weeks'])}; discards "
-                         f"{', '.join(e.get('discarded') or []) or 'nothing'})")
+            parts.append(_("exchanges the display in Warsaw (%(weeks)s; discards %(cards)s)") % {
+                "weeks": _weeks(e["weeks"]), "cards": ", ".join(e.get("discarded") or []) or _("nothing")})
         elif kind == "tokens_drawn":
             found = [_token(t, e["site"]) for t in e.get("found") or []]
-            text = (f"digs in {place(e['site'])} for {_dig_weeks(action)}: draws {e['drawn']} "
-                    f"token{'s' if e['drawn'] != 1 else ''}")
-            text += f", finds {', '.join(found)}" if found else ", only dirt"
+            text = ngettext("digs in %(site)s for %(weeks)s: draws %(n)d token",
+                            "digs in %(site)s for %(weeks)s: draws %(n)d tokens", e["drawn"]) % {
+                "site": place(e["site"]), "weeks": _dig_weeks(action), "n": e["drawn"]}
+            text += (_(", finds %(found)s") % {"found": ", ".join(found)}) if found else _(", only dirt")
             if e.get("dirt"):
-                text += f" ({e['dirt']} dirt)"
+                text += _(" (%(n)s dirt)") % {"n": e["dirt"]}
             parts.append(text)
         elif kind == "first_dig_bonus":
-            parts.append(f"gets the first-dig bonus ({_token(e['token'], e['site'])})")
+            parts.append(_("gets the first-dig bonus (%(token)s)") % {"token": _token(e["token"], e["site"])})
         elif kind == "year_passed":
-            parts.append(f"enters {e['year']} (special permissions renewed)")
+            parts.append(_("enters %(year)s (special permissions renewed)") % {"year": e["year"]})
         elif kind == "finished":
-            parts.append("reaches 1904 and is done")
+            parts.append(_("reaches 1904 and is done"))
     if action == "retire" and not parts:
-        parts.append("retires (no more turns)")
+        parts.append(_("retires (no more turns)"))
     if spent:
-        parts.append("uses " + ", ".join(card_name(c) for c in spent))
+        parts.append(_("uses %(cards)s") % {"cards": ", ".join(card_name(c) for c in spent)})
     if not parts:
-        parts.append(f"plays {action}")
-    return ", ".join(parts)
+        parts.append(_("plays %(action)s") % {"action": action})
+    return _(", ").join(parts)
 
 
 def _dig_weeks(action: str) -> str:
@@ -108,15 +126,17 @@ def _dig_weeks(action: str) -> str:
     try:
         return _weeks(int(bits[2]))
     except (IndexError, ValueError):
-        return "some weeks"
+        return _("some weeks")
 
 
 #: what a decision changed for everyone, by event type (the display refilled, exhibitions moved, the game's end)
 WORLD: dict[str, telling.Telling] = {
-    "exhibition_drawn": lambda e, names: f"Exhibition {card_name(e['card'])} comes out",
-    "exhibition_discarded": lambda e, names: f"Exhibition {e['card']} leaves the display unused",
-    "deck_rebuilt": lambda e, names: f"The deck is rebuilt ({e['cards']} cards)",
-    "game_over": lambda e, names: "Game over: every archaeologist has reached 1904; knowledge majorities are scored",
+    "exhibition_drawn": lambda e, names: _("Exhibition %(card)s comes out") % {"card": card_name(e["card"])},
+    "exhibition_discarded": lambda e, names: _("Exhibition %(card)s leaves the display unused") % {
+        "card": e["card"]},
+    "deck_rebuilt": lambda e, names: _("The deck is rebuilt (%(n)s cards)") % {"n": e["cards"]},
+    "game_over": lambda e, names: _("Game over: every archaeologist has reached 1904; knowledge majorities are "
+                                    "scored"),
 }
 
 
@@ -151,7 +171,7 @@ def scoring_moment(events: list[dict[str, Any]]) -> str | None:
     """A name for the decision when it is one of the game's scoring moments, else None."""
     for e in events:
         if e.get("type") == "exhibition_done":
-            return f"exhibition {e['card']}"
+            return _("exhibition %(card)s") % {"card": e["card"]}
         if e.get("type") == "game_over":
-            return "final scoring"
+            return _("final scoring")
     return None

@@ -9,6 +9,7 @@ from typing import Any
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 register = template.Library()
 
@@ -66,19 +67,20 @@ def match_row(m) -> SafeString:
         rank = f"{p.rank}. " if p.rank else ""
         score = f" ({_num(p.score)})" if p.score is not None else ""
         # a disqualified seat's moves were the referee's from then on: the result says less about its bot
-        out = ' <span class="bad">disqualified</span>' if getattr(p, "disqualified", False) else ""
+        out = f' <span class="bad">{escape(gettext("disqualified"))}</span>' if getattr(p, "disqualified", False) else ""
         name = (f'<a href="/bots/{int(p.bot_id)}/">{escape(p.bot.name)}</a>' if p.bot_id
-                else f'<span class="engine-opponent" title="played by the game engine">{escape(p.name)}</span>')
+                else f'<span class="engine-opponent" title="{escape(gettext("played by the game engine"))}">{escape(p.name)}</span>')
         seats.append(f'<span class="seat-chip{" winner" if p.rank == 1 else ""}">{rank}{name}{score}{out}</span> ')
-    kind = f' <span class="tag">{escape(m.kind)}</span>' if m.kind != "ladder" else ""
+    kind = f' <span class="tag">{escape(str(m.get_kind_display()).lower())}</span>' if m.kind != "ladder" else ""
     players = (m.params or {}).get("players", "") if isinstance(m.params, dict) else ""
-    when = (f'<time datetime="{isotime(m.finished_at)}">{escape(timesince(m.finished_at))} ago</time>'
-            if m.finished_at else "")
+    when = (f'<time datetime="{isotime(m.finished_at)}">'
+            f'{escape(gettext("%(time)s ago") % {"time": timesince(m.finished_at)})}</time>' if m.finished_at else "")
     status = escape(m.status)
+    shown = escape(str(m.get_status_display()).lower())  # the words in the page's language, the class the value
     return mark_safe(
         f'<tr>\n  <td><a href="/matches/{int(m.pk)}/">#{int(m.pk)}</a></td>\n'
         f'  <td>{escape(m.game)} {escape(str(players))}p{kind}</td>\n  <td>{"".join(seats)}</td>\n'
-        f'  <td><span class="status status-{status}">{status}</span></td>\n  <td>{when}</td>\n</tr>')
+        f'  <td><span class="status status-{status}">{shown}</span></td>\n  <td>{when}</td>\n</tr>')
 
 
 _INLINE = [

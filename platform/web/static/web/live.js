@@ -4,6 +4,8 @@
 // would drop the focus), and the open/closed state of its <details> is kept. A fragment answered with
 // `X-Live: 0` (a tournament that has finished) stops the updates for good.
 
+import { gettext, interpolate } from './i18n.js';
+
 const region = document.querySelector('[data-live-region][data-live-seconds]');
 const bar = document.querySelector('[data-live-bar]');
 
@@ -36,9 +38,9 @@ function start() {
 
   function show() {
     bar.dataset.liveMode = stopped ? 'stopped' : paused ? 'paused' : 'live';
-    state.textContent = stopped ? 'Finished' : paused ? 'Paused' : 'Live';
+    state.textContent = stopped ? gettext('Finished') : paused ? gettext('Paused') : gettext('Live');
     toggle.hidden = stopped;
-    toggle.textContent = paused ? 'Resume updates' : 'Pause updates';
+    toggle.textContent = paused ? gettext('Resume updates') : gettext('Pause updates');
     toggle.setAttribute('aria-pressed', paused ? 'true' : 'false');
   }
 
@@ -54,7 +56,7 @@ function start() {
     });
     region.dataset.liveUpdates = String(Number(region.dataset.liveUpdates || 0) + 1);
     const time = new Date().toLocaleTimeString();
-    status.textContent = `Updated at ${time}.`;
+    status.textContent = interpolate(gettext('Updated at %(time)s.'), { time }, true);
   }
 
   async function refresh() {
@@ -73,7 +75,7 @@ function start() {
         }
         if (resp.headers.get('X-Live') === '0') {
           stopped = true;
-          status.textContent = 'Finished: updates stopped.';
+          status.textContent = gettext('Finished: updates stopped.');
         }
         delete bar.dataset.liveError;
       } else {
@@ -90,7 +92,7 @@ function start() {
 
   toggle.addEventListener('click', () => {
     paused = !paused;
-    status.textContent = paused ? 'Updates paused.' : 'Updates resumed.';
+    status.textContent = paused ? gettext('Updates paused.') : gettext('Updates resumed.');
     show();
     if (paused) schedule(); else refresh();
   });

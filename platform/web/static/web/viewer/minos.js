@@ -2,10 +2,22 @@
 // the card offer, vases and supplies, and one panel per player. Draws `frame.observation`
 // (arena.games.minos observation) into the viewer's <svg> and panel; hidden cards show as hidden.
 
+import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { clear, h, s, textOn, title } from "./svg.js";
+
+// the action rows by the game's terms in the page's language (RULES.md, "Terms")
+const ACTION_NAMES = {
+  prepare: gettext("Prepare"), develop: gettext("Develop"), build: gettext("Build"), expand: gettext("Expand"),
+  wild: gettext("Wild"),
+};
 
 const DIE_FILL = { red: "#c8372d", blue: "#2a62b8", yellow: "#e8b400", grey: "#8a8f98", white: "#f4f4f4" };
 const GOODS = ["wood", "stone", "clay", "wool", "oil", "wine"];
+// the goods by the game's terms in the page's language (RULES.md, "Terms")
+const GOOD_NAMES = {
+  wood: pgettext("minos good", "wood"), stone: pgettext("minos good", "stone"), clay: pgettext("minos good", "clay"),
+  wool: pgettext("minos good", "wool"), oil: pgettext("minos good", "oil"), wine: pgettext("minos good", "wine"),
+};
 
 // The map: two rows (north and south coast) of up to 8 columns, as in data.json's layout note; regions 11-16
 // join for 3 and 4 players. REGION_AT[id] = [row, column].
@@ -23,9 +35,17 @@ const named = (ctx, id) => (ctx.glossary || {})[String(id).split("#")[0]] || "";
 
 // `text` cut to what fits in `width` user units at `size` (an average glyph of system-ui is about 0.56 em wide),
 // so that a label stays inside its tile; the whole text goes in the tile's tooltip.
+// `text` cut to what `width` holds at font `size`: a Latin letter takes about 0.56 em, a CJK character a whole em
 function fit(text, width, size) {
-  const n = Math.max(3, Math.floor(width / (size * 0.56)));
-  return text.length > n ? text.slice(0, n - 1) + "…" : text;
+  const em = (ch) => (/[\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]/.test(ch) ? 1 : 0.56);
+  const room = width / size;
+  let used = 0;
+  const chars = Array.from(text);
+  for (let i = 0; i < chars.length; i++) {
+    used += em(chars[i]);
+    if (used > room) return chars.slice(0, Math.max(1, i - 1)).join("") + "…";
+  }
+  return text;
 }
 
 export function render(board, panel, frame, ctx) {
@@ -34,12 +54,13 @@ export function render(board, panel, frame, ctx) {
   board.setAttribute("viewBox", `0 0 ${VIEW_W} ${VIEW_H}`);
   board.append(s("rect", { x: 0, y: 0, width: VIEW_W, height: VIEW_H, fill: "#eef3f6" }));
   board.append(s("text", { x: 16, y: 26, "font-size": 16, "font-weight": 700, fill: "#1d2330" },
-    `Round ${obs.round} · era ${obs.era} · ${obs.phase}${obs.decision ? " / " + obs.decision : ""}` +
-    (obs.current_player >= 0 ? ` · ${ctx.seatName(obs.current_player)} to act` : "")));
+    interpolate(gettext("Round %(round)s · era %(era)s"), { round: obs.round, era: obs.era }, true)
+    + ` · ${obs.phase}${obs.decision ? " / " + obs.decision : ""}` +
+    (obs.current_player >= 0 ? " · " + interpolate(gettext("%(name)s to act"), { name: ctx.seatName(obs.current_player) }, true) : "")));
   drawRegions(board, obs, ctx);
   drawActionBoard(board, obs, ctx);
   drawSupplies(board, obs, ctx);
-  board.setAttribute("aria-label", `Minos board at turn ${frame.index}: round ${obs.round}, era ${obs.era}, phase ${obs.phase}.`);
+  board.setAttribute("aria-label", interpolate(gettext("Minos board at turn %(turn)s: round %(round)s, era %(era)s, phase %(phase)s."), { turn: frame.index, round: obs.round, era: obs.era, phase: obs.phase }, true));
   drawPlayers(panel, obs, ctx);
   if (ctx.legend && !ctx.legend.childNodes.length) drawLegend(ctx.legend, obs, ctx);
 }
@@ -49,19 +70,19 @@ function drawLegend(box, obs, ctx) {
   const icon = (...shapes) => s("svg", { width: 30, height: 24, viewBox: "0 0 30 24", "aria-hidden": "true" }, ...shapes);
   const c = ctx.colour(0);
   const items = [
-    [icon(s("path", { d: "M4 21 l11 -11 l11 11 z", fill: c, stroke: "#333" })), "city"],
-    [icon(s("rect", { x: 11, y: 2, width: 9, height: 20, fill: "#555" })), "tower (beside a city)"],
-    [icon(s("rect", { x: 6, y: 4, width: 18, height: 18, rx: 2, fill: c, stroke: "#6a8a6a" })), "farm"],
-    [icon(s("rect", { x: 6, y: 4, width: 18, height: 18, rx: 2, fill: "none", stroke: "#6a8a6a", "stroke-dasharray": "2 2" })), "free farm space"],
+    [icon(s("path", { d: "M4 21 l11 -11 l11 11 z", fill: c, stroke: "#333" })), gettext("city")],
+    [icon(s("rect", { x: 11, y: 2, width: 9, height: 20, fill: "#555" })), gettext("tower (beside a city)")],
+    [icon(s("rect", { x: 6, y: 4, width: 18, height: 18, rx: 2, fill: c, stroke: "#6a8a6a" })), gettext("farm")],
+    [icon(s("rect", { x: 6, y: 4, width: 18, height: 18, rx: 2, fill: "none", stroke: "#6a8a6a", "stroke-dasharray": "2 2" })), gettext("free farm space")],
     [icon(s("rect", { x: 3, y: 4, width: 24, height: 17, rx: 3, fill: c }),
-      s("text", { x: 15, y: 17, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: textOn(c) }, "3")), "warriors (how many)"],
-    [icon(s("rect", { x: 4, y: 1, width: 22, height: 22, rx: 5, fill: DIE_FILL.red, stroke: c, "stroke-width": 3 })), "die ring: the player who placed it"],
+      s("text", { x: 15, y: 17, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: textOn(c) }, "3")), gettext("warriors (how many)")],
+    [icon(s("rect", { x: 4, y: 1, width: 22, height: 22, rx: 5, fill: DIE_FILL.red, stroke: c, "stroke-width": 3 })), gettext("die ring: the player who placed it")],
   ];
-  box.append(h("strong", {}, "Pieces:"));
+  box.append(h("strong", {}, gettext("Pieces:")));
   for (const [svg, label] of items) box.append(h("span", {}, svg, " ", label));
   if (obs.bot) {
     box.append(h("span", {}, h("span", { class: "seat-dot", style: `background:${ctx.colour(1)}`, "aria-hidden": "true" }),
-      ` ${ctx.seatName(1)}, the game's automated opponent`));
+      " " + interpolate(gettext("%(name)s, the game's automated opponent"), { name: ctx.seatName(1) }, true)));
   }
   box.hidden = false;
 }
@@ -79,18 +100,18 @@ function drawActionBoard(svg, obs, ctx) {
   const rows = [];
   for (const d of obs.dice || []) if (d.row && !rows.includes(d.row)) rows.push(d.row);
   for (const r of ["prepare", "develop", "build", "expand", "wild"]) if (!rows.includes(r)) rows.push(r);
-  const g = panelBox(svg, ACTIONS, "Actions", "action-board");
+  const g = panelBox(svg, ACTIONS, gettext("Actions"), "action-board");
   const x0 = ACTIONS.x + 8;
   rows.forEach((row, i) => {
     const y = ACTIONS.y + 26 + i * 34;
     g.append(s("rect", { x: x0, y, width: ACTIONS.w - 16, height: 30, rx: 5, fill: "#fff", stroke: "#b8c2cc" }));
-    g.append(s("text", { x: x0 + 6, y: y + 20, "font-size": 13, fill: "#1d2330" }, row));
+    g.append(s("text", { x: x0 + 6, y: y + 20, "font-size": 13, fill: "#1d2330" }, ACTION_NAMES[row] || row));
     const dice = (obs.dice || []).filter((d) => d.row === row).sort((a, b) => a.slot - b.slot);
     dice.forEach((d, j) => g.append(die(x0 + 86 + j * 33, y + 2, d, ctx)));
   });
   const pool = (obs.dice || []).filter((d) => !d.row);
   const py = ACTIONS.y + 26 + rows.length * 34 + 4;
-  g.append(s("text", { x: x0, y: py + 18, "font-size": 13, fill: "#1d2330" }, "Unplaced"));
+  g.append(s("text", { x: x0, y: py + 18, "font-size": 13, fill: "#1d2330" }, gettext("Unplaced")));
   pool.forEach((d, j) => g.append(die(x0 + 74 + (j % 7) * 32, py + Math.floor(j / 7) * 31, d, ctx)));
 }
 
@@ -108,7 +129,7 @@ function die(x, y, d, ctx) {
 function drawRegions(svg, obs, ctx) {
   const regions = obs.regions || [];
   const cols = Math.max(1, ...regions.map((r) => ((REGION_AT[r.id] || [0, 0])[1]) + 1));
-  const g = panelBox(svg, MAP, "Crete", "regions");
+  const g = panelBox(svg, MAP, gettext("Crete"), "regions");
   const cw = (MAP.w - 16) / cols;
   const rh = (MAP.h - 30) / 2;
   regions.forEach((r) => {
@@ -122,7 +143,7 @@ function drawRegions(svg, obs, ctx) {
       class: "region-frame" }));
     const name = named(ctx, `region${r.id}`);
     rg.append(s("text", { x: x + 6, y: y + 16, "font-size": 13, "font-weight": 700, fill: "#1d2330" }, fit(`${r.id} ${name}`, w - 10, 13)));
-    rg.append(s("text", { x: x + 6, y: y + 31, "font-size": 11, fill: "#3d4556" }, fit((r.icons || []).join(", "), w - 10, 11)));
+    rg.append(s("text", { x: x + 6, y: y + 31, "font-size": 11, fill: "#3d4556" }, fit((r.icons || []).map((k) => GOOD_NAMES[k] || k).join(", "), w - 10, 11)));
     const seats = (r.warriors || []).length;
     const ww = Math.min(26, (w - 12) / Math.max(1, seats));
     (r.warriors || []).forEach((n, seat) => {
@@ -144,7 +165,7 @@ function drawRegions(svg, obs, ctx) {
     const sea = (r.sea || []).map((t) => (t === "hidden" ? "?" : (/^SP(\d)/.exec(t) || [, t])[1]));
     if (sea.length) {
       rg.append(s("text", { x: x + 6, y: y + 116, "font-size": 11, fill: "#1f3f5f" },
-        fit(`Sea Peoples ${sea.join(", ")}`, w - 10, 11)));
+        fit(interpolate(gettext("Sea Peoples %(levels)s"), { levels: sea.join(", ") }, true), w - 10, 11)));
     }
     const seaFull = (r.sea || []).map((t) => (t === "hidden" ? "a hidden tile" : named(ctx, t) || t)).join(", ");
     rg.append(title(`Region ${r.id} ${name}: warriors ${(r.warriors || []).join("/")}` +
@@ -167,7 +188,7 @@ function wrap(text, width, lines) {
 }
 
 function drawSupplies(svg, obs, ctx) {
-  const g = panelBox(svg, SUPPLY, "Offer", "offer");
+  const g = panelBox(svg, SUPPLY, gettext("Offer"), "offer");
   const x0 = SUPPLY.x + 8;
   const offer = obs.offer || [];
   const cw = (SUPPLY.w - 16) / 5;
@@ -185,7 +206,7 @@ function drawSupplies(svg, obs, ctx) {
   const stacks = obs.goods_stacks || {};
   g.append(s("text", { x: x0, y: SUPPLY.y + 116, "font-size": 12, fill: "#1d2330" },
     "Goods: " + GOODS.filter((k) => k in stacks).map((k) => `${k} ${stacks[k]}`).join(", ")));
-  g.append(s("text", { x: x0, y: SUPPLY.y + 140, "font-size": 14, "font-weight": 700, fill: "#1d2330" }, "Vases"));
+  g.append(s("text", { x: x0, y: SUPPLY.y + 140, "font-size": 14, "font-weight": 700, fill: "#1d2330" }, gettext("Vases")));
   // (vases below the offer, decks and goods)
   const vases = obs.vases || [];
   const vw = (SUPPLY.w - 16) / Math.max(3, vases.length);
@@ -218,27 +239,27 @@ function drawPlayers(panel, obs, ctx) {
   clear(panel);
   // The card offer again as text: readable on a phone without panning the board.
   const offer = (obs.offer || []).map((c, i) => chip(`${i + 1}. ${named(ctx, c) || c}`, c));
-  panel.append(h("section", { class: "vp-display", "data-display": "", "aria-label": "Card offer" },
-    h("div", { class: "row" }, h("strong", {}, "Offer: "), offer.length ? offer : h("span", { class: "muted" }, "empty"))));
+  panel.append(h("section", { class: "vp-display", "data-display": "", "aria-label": gettext("Card offer") },
+    h("div", { class: "row" }, h("strong", {}, gettext("Offer:") + " "), offer.length ? offer : h("span", { class: "muted" }, gettext("empty")))));
   for (const p of obs.player_states || []) {
     const box = h("section", { class: "vp" + (obs.current_player === p.seat ? " to-move" : ""), "data-seat": p.seat,
       "aria-label": ctx.seatName(p.seat) });
     box.style.setProperty("--seat", ctx.colour(p.seat));
-    box.append(h("h3", {}, h("span", {}, ctx.seatName(p.seat) + (ctx.view === p.seat ? " — this view" : "")),
-      h("span", { "data-score": "" }, `${p.vp} VP`)));
-    box.append(h("div", { class: "row" }, `coins ${p.coins} · weapons ${p.weapons} · income ${p.income}`));
-    const goods = GOODS.map((k) => `${k} ${(p.temp_goods || {})[k] || 0}/${(p.perm_goods || {})[k] || 0}`);
-    box.append(h("div", { class: "row small" }, "Goods (temporary/permanent): " + goods.join(", ")));
+    box.append(h("h3", {}, h("span", {}, ctx.seatName(p.seat) + (ctx.view === p.seat ? " — " + gettext("this view") : "")),
+      h("span", { "data-score": "" }, interpolate(gettext("%(vp)s VP"), { vp: p.vp }, true))));
+    box.append(h("div", { class: "row" }, interpolate(gettext("coins %(coins)s · weapons %(weapons)s · income %(income)s"), p, true)));
+    const goods = GOODS.map((k) => `${GOOD_NAMES[k]} ${(p.temp_goods || {})[k] || 0}/${(p.perm_goods || {})[k] || 0}`);
+    box.append(h("div", { class: "row small" }, gettext("Goods (temporary/permanent):") + " " + goods.join(", ")));
     const hidden = (p.hand_unknown_i || 0) + (p.hand_unknown_ii || 0);
     const hand = (p.hand || []).map((c) => chip(`${named(ctx, c) || c}`, c));
-    if (hidden) hand.push(h("span", { class: "hidden" }, `${hidden} hidden card${hidden > 1 ? "s" : ""}`));
-    box.append(h("div", { class: "row" }, h("strong", {}, `Hand (${p.hand_count}): `), hand.length ? hand : h("span", { class: "muted" }, "empty")));
+    if (hidden) hand.push(h("span", { class: "hidden" }, interpolate(ngettext("%(n)s hidden card", "%(n)s hidden cards", hidden), { n: hidden }, true)));
+    box.append(h("div", { class: "row" }, h("strong", {}, interpolate(gettext("Hand (%(n)s):"), { n: p.hand_count }, true) + " "), hand.length ? hand : h("span", { class: "muted" }, gettext("empty"))));
     const palace = (p.palace || []).map((c) => (c.card ? chip(named(ctx, c.card) || c.card, `${c.card}: ${c.trait}`) : h("span", { class: "hidden chip", title: c.trait }, `hidden ${c.era}`)));
-    box.append(h("div", { class: "row" }, h("strong", {}, "Palace: "), palace.length ? palace : h("span", { class: "muted" }, "empty")));
-    if ((p.play_area || []).length) box.append(h("div", { class: "row" }, h("strong", {}, "Played: "), p.play_area.map((c) => (typeof c === "string" ? chip(named(ctx, c) || c, c) : chip(JSON.stringify(c))))));
+    box.append(h("div", { class: "row" }, h("strong", {}, gettext("Palace:") + " "), palace.length ? palace : h("span", { class: "muted" }, gettext("empty"))));
+    if ((p.play_area || []).length) box.append(h("div", { class: "row" }, h("strong", {}, gettext("Played:") + " "), p.play_area.map((c) => (typeof c === "string" ? chip(named(ctx, c) || c, c) : chip(JSON.stringify(c))))));
     const tracks = Object.entries(p.tracks || {}).map(([k, v]) => `${k} ${v}`).join(", ");
     const ships = Object.entries(p.ships || {}).map(([k, v]) => `${k} ${v}`).join(", ");
-    box.append(h("div", { class: "row small" }, `Tracks: ${tracks} · ships: ${ships}`));
+    box.append(h("div", { class: "row small" }, interpolate(gettext("Tracks: %(tracks)s · ships: %(ships)s"), { tracks, ships }, true)));
     panel.append(box);
   }
 }

@@ -2,6 +2,7 @@
 // slider and the end screen. Everything is drawn from `payload.story` (arena.narration, computed server-side
 // from the same view's frames, so it never says more than the view shows).
 
+import { gettext, interpolate } from "../i18n.js";
 import { clear, h, s, SEAT_COLOURS, title } from "./svg.js";
 
 const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
@@ -21,7 +22,7 @@ export function buildLog(list, story, names, jump) {
     for (const d of t.deltas) {
       notes.push(`${names[d.seat] || "seat " + (d.seat + 1)} ${signed(d.delta)}${d.cause ? " (" + d.cause + ")" : ""}`);
     }
-    if (t.scoring) notes.unshift(`Scoring: ${t.scoring}`);
+    if (t.scoring) notes.unshift(interpolate(gettext("Scoring: %(moment)s"), { moment: t.scoring }, true));
     if (notes.length) li.append(h("ul", { class: "log-notes" }, notes.map((n) => h("li", {}, n))));
     list.append(li);
   });
@@ -141,11 +142,11 @@ export function buildEnd(box, payload, names, colours = SEAT_COLOURS) {
   rows.sort((a, b) => (a.rank ?? 99) - (b.rank ?? 99) || a.row - b.row);
   const partNames = story.part_names || {};
   const keys = Object.keys(story.parts[0] || {}).filter((k) => k !== "total");
-  box.append(h("h3", { id: "end-h" }, "End of the game"));
+  box.append(h("h3", { id: "end-h" }, gettext("End of the game")));
   const table = h("table", { class: "end-table" });
-  table.append(h("caption", { class: "sr-only" }, "Final ranking and each seat's score by part"));
-  table.append(h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"), h("th", { scope: "col" }, "Seat"),
-    h("th", { scope: "col", class: "num" }, "Total"),
+  table.append(h("caption", { class: "sr-only" }, gettext("Final ranking and each seat's score by part")));
+  table.append(h("thead", {}, h("tr", {}, h("th", { scope: "col" }, gettext("Rank")), h("th", { scope: "col" }, gettext("Seat")),
+    h("th", { scope: "col", class: "num" }, gettext("Total")),
     keys.map((k) => h("th", { scope: "col", class: "num part" }, partNames[k] || k)))));
   const body = h("tbody");
   for (const st of rows) {
@@ -154,8 +155,8 @@ export function buildEnd(box, payload, names, colours = SEAT_COLOURS) {
     const row = h("tr", opponent ? { "data-opponent": st.name } : { "data-seat": st.seat },
       h("td", { class: "num" }, st.rank != null ? String(st.rank) : "—"),
       h("td", {}, h("span", { class: "seat-dot", style: `background:${colours[st.row]}`, "aria-hidden": "true" }), " ",
-        names[st.row] || `seat ${st.row + 1}`, opponent ? h("span", { class: "muted" }, " (the game's automated opponent)") : null,
-        st.disqualified ? h("span", { class: "bad" }, " disqualified") : null),
+        names[st.row] || `seat ${st.row + 1}`, opponent ? h("span", { class: "muted" }, " (" + gettext("the game's automated opponent") + ")") : null,
+        st.disqualified ? h("span", { class: "bad" }, " " + gettext("disqualified")) : null),
       h("td", { class: "num" }, h("strong", {}, fmt(st.score ?? parts.total ?? 0))),
       keys.map((k) => h("td", { class: "num part" }, fmt(parts[k] ?? 0))));
     body.append(row);

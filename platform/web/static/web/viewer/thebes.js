@@ -2,7 +2,10 @@
 // track with stacked markers, and one panel per player (cards, finds, exhibitions, knowledge, score).
 // Draws `frame.observation` (arena.games.thebes ThebesState.observation) into the viewer's <svg> and panel.
 
+import { gettext, interpolate, pgettext } from "../i18n.js";
 import { clear, h, s, SEAT_COLOURS, seatText, textOn, title } from "./svg.js";
+
+const placeName = (id) => PLACE_NAMES[id] || cap(id || "");
 
 // Board geometry (our own schematic map of Europe and the Near East, 600 x 420 user units).
 const PLACES = {
@@ -20,9 +23,19 @@ const ROUTES = [
 export const SITE_COLOURS = {
   greece: "#e07b00", crete: "#7b3fa0", egypt: "#d4b000", palestine: "#2f8a3a", mesopotamia: "#1f5fb0",
 };
+// the short names on the card tiles (80 units wide) and the map's place names, in the page's language
 const KIND_SHORT = {
-  specialized_knowledge: "Knowledge", general_knowledge: "General", rumors: "Rumors", assistant: "Assistant",
-  shovel: "Shovel", car: "Car", zeppelin: "Zeppelin", special_permission: "Permission", congress: "Congress",
+  specialized_knowledge: pgettext("thebes card", "Knowledge"), general_knowledge: pgettext("thebes card", "General"),
+  rumors: pgettext("thebes card", "Rumors"), assistant: pgettext("thebes card", "Assistant"),
+  shovel: pgettext("thebes card", "Shovel"), car: pgettext("thebes card", "Car"),
+  zeppelin: pgettext("thebes card", "Zeppelin"), special_permission: pgettext("thebes card", "Permission"),
+  congress: pgettext("thebes card", "Congress"),
+};
+const PLACE_NAMES = {
+  london: gettext("London"), paris: gettext("Paris"), berlin: gettext("Berlin"), vienna: gettext("Vienna"),
+  rome: gettext("Rome"), moscow: gettext("Moscow"), warsaw: gettext("Warsaw"), greece: gettext("Greece"),
+  crete: gettext("Crete"), egypt: gettext("Egypt"), palestine: gettext("Palestine"),
+  mesopotamia: gettext("Mesopotamia"),
 };
 const START_YEAR = 1901;
 const WEEKS = 52;
@@ -63,7 +76,7 @@ function drawMap(svg, obs, frame, ctx) {
       if (bag) {
         pg.append(s("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 14, fill: textOn(SITE_COLOURS[id]), "font-weight": 700 },
           String(bag.size)));
-        pg.append(title(`${cap(id)}: ${bag.size} tokens in the bag (${bag.artifacts.length} artifacts, ` +
+        pg.append(title(`${placeName(id)}: ${bag.size} tokens in the bag (${bag.artifacts.length} artifacts, ` +
           `${bag.dirt} dirt)${bag.first_dig_bonus ? "; first-dig bonus still there" : ""}`));
         if (bag.first_dig_bonus) {
           pg.append(s("circle", { cx: x + 17, cy: y - 17, r: 6, fill: "#ffd54a", stroke: "#3b3325" }));
@@ -75,7 +88,7 @@ function drawMap(svg, obs, frame, ctx) {
       pg.append(s("rect", { x: x - 16, y: y - 13, width: 32, height: 26, rx: 4, fill: "#c9b28a", stroke: "#3b3325" }));
     }
     pg.append(s("text", { x, y: y + (type === "site" ? 38 : 32), "text-anchor": "middle", "font-size": 13, fill: "#2b2418" },
-      cap(id)));
+      placeName(id)));
     g.append(pg);
   }
   // Archaeologists: one pawn per seat, fanned around the place they stand at.
@@ -129,7 +142,7 @@ function cardBox(x, y, card, opts = {}) {
   }
   g.append(s("text", { x: x + 5, y: y + 36, "font-size": 11, fill: "#2b2418" }, line1));
   g.append(s("text", { x: x + 5, y: y + 51, "font-size": 11, fill: "#4a4335" }, line2));
-  g.append(s("text", { x: x + 5, y: y + hgt - 7, "font-size": 11, fill: "#6f6552" }, cap(card.city || "")));
+  g.append(s("text", { x: x + 5, y: y + hgt - 7, "font-size": 11, fill: "#6f6552" }, placeName(card.city)));
   g.append(title(exhibition
     ? `Exhibition ${card.id} in ${cap(card.city)}: ${card.weeks} weeks, ${card.points} points, needs ${Object.entries(card.requirements || {}).map(([site, n]) => `${n} ${site}`).join(", ")}`
     : `${card.id}: ${KIND_SHORT[card.kind] || card.kind} in ${cap(card.city)}, ${card.weeks} weeks ${line2}`));
@@ -138,10 +151,10 @@ function cardBox(x, y, card, opts = {}) {
 
 function drawDisplay(svg, obs) {
   const g = s("g", { class: "display" });
-  g.append(s("text", { x: 620, y: 24, "font-size": 15, "font-weight": 700, fill: "#2b2418" }, "Researcher cards"));
+  g.append(s("text", { x: 620, y: 24, "font-size": 15, "font-weight": 700, fill: "#2b2418" }, gettext("Researcher cards")));
   const display = obs.display || [];
   for (let i = 0; i < 4; i++) g.append(cardBox(620 + i * 92, 34, display[i], { label: "empty" }));
-  g.append(s("text", { x: 620, y: 140, "font-size": 15, "font-weight": 700, fill: "#2b2418" }, "Exhibitions"));
+  g.append(s("text", { x: 620, y: 140, "font-size": 15, "font-weight": 700, fill: "#2b2418" }, gettext("Exhibitions")));
   const bySlot = Object.fromEntries((obs.exhibitions || []).map((x) => [x.slot, x]));
   ["a", "b", "c"].forEach((slot, i) => g.append(cardBox(620 + i * 124, 150, bySlot[slot], { label: `slot ${slot}`, w: 118 })));
   // Piles: the omniscient view knows the draw order, a seat's view only the count.
@@ -165,7 +178,7 @@ function drawTimeTrack(svg, obs, ctx) {
   const y0 = 470;
   const cw = 35;
   const ch = 58;
-  g.append(s("text", { x: x0, y: y0 - 14, "font-size": 15, "font-weight": 700, fill: "#2b2418" }, "Time track (weeks of the year)"));
+  g.append(s("text", { x: x0, y: y0 - 14, "font-size": 15, "font-weight": 700, fill: "#2b2418" }, gettext("Time track (weeks of the year)")));
   for (let w = 1; w <= WEEKS; w++) {
     const row = w <= 26 ? 0 : 1;
     const col = row ? w - 27 : w - 1;
@@ -220,30 +233,31 @@ function drawPlayers(panel, obs, frame, ctx) {
   clear(panel);
   // The card display again as text: readable on a phone without panning the board.
   const shown = (obs.display || []).filter(Boolean).map((c) => chip(`${c.id} ${KIND_SHORT[c.kind] || c.kind}` +
-    (c.site ? ` ${c.site}` : "") + (c.value ? ` +${c.value}` : "") + ` · ${cap(c.city)} ${c.weeks}w`, c.site ? `site-${c.site}` : ""));
-  const exh = (obs.exhibitions || []).map((x) => chip(`${x.slot}: ${x.id} ${x.points} pts · ${cap(x.city)}`));
-  panel.append(h("section", { class: "vp-display", "data-display": "", "aria-label": "Card display" },
-    h("div", { class: "row" }, h("strong", {}, "Display: "), shown.length ? shown : h("span", { class: "muted" }, "empty")),
-    h("div", { class: "row" }, h("strong", {}, "Exhibitions: "), exh.length ? exh : h("span", { class: "muted" }, "none"))));
+    (c.site ? ` ${c.site}` : "") + (c.value ? ` +${c.value}` : "") + ` · ${placeName(c.city)} ${c.weeks}w`, c.site ? `site-${c.site}` : ""));
+  const exh = (obs.exhibitions || []).map((x) => chip(`${x.slot}: ${x.id} ${x.points} pts · ${placeName(x.city)}`));
+  panel.append(h("section", { class: "vp-display", "data-display": "", "aria-label": gettext("Card display") },
+    h("div", { class: "row" }, h("strong", {}, gettext("Display:") + " "), shown.length ? shown : h("span", { class: "muted" }, gettext("empty"))),
+    h("div", { class: "row" }, h("strong", {}, gettext("Exhibitions:") + " "), exh.length ? exh : h("span", { class: "muted" }, gettext("none")))));
   for (const p of obs.seats) {
     const viewer = ctx.view === p.seat;
     const box = h("section", { class: "vp" + (obs.current_player === p.seat ? " to-move" : ""), "data-seat": p.seat,
       "aria-label": `${ctx.seatName(p.seat)}` });
     box.style.setProperty("--seat", SEAT_COLOURS[p.seat]);
     const score = p.score || {};
-    box.append(h("h3", {}, h("span", {}, `${ctx.seatName(p.seat)}${viewer ? " — this view" : ""}`),
-      h("span", { "data-score": "" }, `${score.total ?? 0} pts`)));
+    box.append(h("h3", {}, h("span", {}, `${ctx.seatName(p.seat)}${viewer ? " — " + gettext("this view") : ""}`),
+      h("span", { "data-score": "" }, interpolate(gettext("%(points)s pts"), { points: score.total ?? 0 }, true))));
     box.append(h("div", { class: "row" },
-      `${cap(p.place)} · ${p.year} week ${p.week}${p.finished ? " · finished" : ""}`,
-      obs.current_player === p.seat ? " · to move" : ""));
+      `${placeName(p.place)} · ` + interpolate(gettext("%(year)s week %(week)s"), { year: p.year, week: p.week }, true)
+        + (p.finished ? " · " + gettext("finished") : ""),
+      obs.current_player === p.seat ? " · " + gettext("to move") : ""));
     const cards = (p.cards || []).map((c) => chip(c.id + " " + (KIND_SHORT[c.kind] || c.kind) + (c.site ? " " + c.site : "") + (c.value ? " +" + c.value : ""),
       c.site ? `site-${c.site}` : "", `${c.id} from ${cap(c.city)}`));
-    box.append(h("div", { class: "row" }, h("strong", {}, "Cards: "), cards.length ? cards : h("span", { class: "muted" }, "none")));
+    box.append(h("div", { class: "row" }, h("strong", {}, gettext("Cards:") + " "), cards.length ? cards : h("span", { class: "muted" }, gettext("none"))));
     const finds = (p.tokens || []).map((t) => chip(t.kind === "artifact" ? `${t.site} ${t.value}`
       : t.kind === "specialized" ? `${t.site}: +1 ${t.knowledge_site}` : `${t.site}: +1 general`, `site-${t.site}`));
-    box.append(h("div", { class: "row" }, h("strong", {}, "Finds: "), finds.length ? finds : h("span", { class: "muted" }, "none")));
+    box.append(h("div", { class: "row" }, h("strong", {}, gettext("Finds:") + " "), finds.length ? finds : h("span", { class: "muted" }, gettext("none"))));
     if ((p.exhibitions || []).length) {
-      box.append(h("div", { class: "row" }, h("strong", {}, "Exhibitions: "),
+      box.append(h("div", { class: "row" }, h("strong", {}, gettext("Exhibitions:") + " "),
         p.exhibitions.map((x) => chip(`${x.id} ${x.points} pts`))));
     }
     const books = Object.entries(p.books || {}).filter(([, n]) => n).map(([site, n]) => chip(`${site} ${n}`, `site-${site}`));
@@ -253,16 +267,17 @@ function drawPlayers(panel, obs, frame, ctx) {
       if (p[key]) extras.push(chip(`${label} ${p[key]}`));
     }
     for (const site of p.rumors || []) extras.push(chip(`rumors ${site}`, `site-${site}`));
-    box.append(h("div", { class: "row" }, h("strong", {}, "Knowledge: "), books.length || extras.length ? [...books, ...extras] : h("span", { class: "muted" }, "none")));
+    box.append(h("div", { class: "row" }, h("strong", {}, gettext("Knowledge:") + " "), books.length || extras.length ? [...books, ...extras] : h("span", { class: "muted" }, gettext("none"))));
     if ((p.permits_used || []).length) {
-      box.append(h("div", { class: "row small" }, `Permits used this year: ${p.permits_used.join(", ")}`));
+      box.append(h("div", { class: "row small" }, interpolate(gettext("Permits used this year: %(sites)s"), { sites: p.permits_used.map(placeName).join(", ") }, true)));
     }
     box.append(h("div", { class: "row small muted" },
-      `Score: artifacts ${score.artifacts ?? 0}, exhibitions ${score.exhibitions ?? 0}, congress ${score.congress ?? 0}, majorities ${score.majority ?? 0}`));
+      interpolate(gettext("Score: artifacts %(artifacts)s, exhibitions %(exhibitions)s, congress %(congress)s, majorities %(majority)s"),
+        { artifacts: score.artifacts ?? 0, exhibitions: score.exhibitions ?? 0, congress: score.congress ?? 0, majority: score.majority ?? 0 }, true)));
     panel.append(box);
   }
   const hiddenNote = obs.draw_pile && obs.draw_pile.length
-    ? "Omniscient view: the draw pile's order is shown."
-    : "Seat view: the draw pile's order is hidden.";
+    ? gettext("Omniscient view: the draw pile's order is shown.")
+    : gettext("Seat view: the draw pile's order is hidden.");
   panel.append(h("p", { class: "small muted", "data-view-note": "" }, hiddenNote));
 }

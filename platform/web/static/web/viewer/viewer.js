@@ -14,6 +14,7 @@
 // most); what nobody sees while it plays (the URL, scrolling the log, the status read to screen readers) is
 // brought up to date when it stops.
 
+import { gettext, interpolate } from "../i18n.js";
 import { renderGeneric } from "./generic.js";
 import { rowColour } from "./svg.js";
 import { buildChart, buildEnd, buildLegend, buildLog, buildMarkers, followLog, moveCursor } from "./story.js";
@@ -79,12 +80,12 @@ export class Viewer {
     if (!payload) {
       this.setStatus("Loading…");
       const sep = this.url.includes("?") ? "&" : "?";
-      const resp = await fetch(`${this.url}${sep}seat=${encodeURIComponent(seat)}`, {
+      const resp = await fetch(`${this.url}${sep}seat=${encodeURIComponent(seat)}&lang=${encodeURIComponent(document.documentElement.lang || "en")}`, {
         headers: { Accept: "application/json" },
       });
       if (!resp.ok) {
         const text = await resp.text();
-        this.setStatus(`Could not load the replay: ${resp.status} ${text.slice(0, 200)}`);
+        this.setStatus(interpolate(gettext("Could not load the replay: %(reason)s"), { reason: `${resp.status} ${text.slice(0, 200)}` }, true));
         throw new Error(`frames ${resp.status}`);
       }
       payload = await resp.json();
@@ -123,7 +124,7 @@ export class Viewer {
         const a = document.createElement("a");
         a.href = `${this.logsUrl}${seat.seat}/`;
         a.setAttribute("download", "");
-        a.textContent = `Download all of ${seat.name}'s output (seat ${seat.seat + 1})`;
+        a.textContent = interpolate(gettext("Download all of %(name)s's output (seat %(number)s)"), { name: seat.name, number: seat.seat + 1 }, true);
         downloads.append(a, " ");
       }
     }
@@ -140,7 +141,7 @@ export class Viewer {
       div.className = "botlog-seat";
       div.dataset.seat = String(seat.seat);
       const head = document.createElement("h4");
-      head.textContent = `${seat.name} (seat ${seat.seat + 1}) — ${label}`;
+      head.textContent = interpolate(gettext("%(name)s (seat %(number)s)"), { name: seat.name, number: seat.seat + 1 }, true) + ` — ${label}`;
       div.append(head);
       if (annotation) {
         const note = document.createElement("p");
@@ -166,7 +167,7 @@ export class Viewer {
     } else {
       const seat = this.logs.get(frame.seat);
       const d = seat && seat.byDecision.get(frame.index - 1);
-      if (seat && d) block(seat, `turn ${frame.index}`, d.annotation, d.output, seat.output_visible);
+      if (seat && d) block(seat, interpolate(gettext("turn %(turn)s"), { turn: frame.index }, true), d.annotation, d.output, seat.output_visible);
       else if (seat && seat.output_visible) {
         const p = document.createElement("p");
         p.className = "muted small";
@@ -184,7 +185,7 @@ export class Viewer {
     if (!body.childNodes.length) {
       const p = document.createElement("p");
       p.className = "muted small";
-      p.textContent = "Nothing from your bots on this turn.";
+      p.textContent = gettext("Nothing from your bots on this turn.");
       body.append(p);
     }
   }
@@ -366,30 +367,31 @@ export class Viewer {
 
 function seatName(seats, seat, series) {
   const s = seats && seats[seat];
-  if (s) return `${s.name} (seat ${seat + 1})`;
-  return (series && series[seat]) || `seat ${seat + 1}`;
+  if (s) return interpolate(gettext("%(name)s (seat %(number)s)"), { name: s.name, number: seat + 1 }, true);
+  return (series && series[seat]) || interpolate(gettext("seat %(number)s"), { number: seat + 1 }, true);
 }
 
 function describe(frame, ctx) {
-  if (frame.index === 0) return `Start of the game (turn 0 of ${ctx.last}).`;
+  if (frame.index === 0) return interpolate(gettext("Start of the game (turn 0 of %(last)s)."), { last: ctx.last }, true);
   const who = ctx.seatName(frame.seat);
-  const what = frame.action == null ? "a move (hidden in this seat's view)" : `“${frame.action}”`;
+  const what = frame.action == null ? gettext("a move (hidden in this seat's view)") : `“${frame.action}”`;
+  const at = { turn: frame.index, last: ctx.last, who, what };
   let text;
   if (frame.substitute) {
     // the seat is out (disqualified): the referee plays its turns, the bot is not asked
-    text = `Turn ${frame.index} of ${ctx.last}: substitute move — ${who} is out of the game; the referee played ${what} for it`;
+    text = interpolate(gettext("Turn %(turn)s of %(last)s: substitute move — %(who)s is out of the game; the referee played %(what)s for it"), at, true);
   } else if (frame.fault) {
     // the bot did not choose this move: after its fault the referee substituted a random legal one
-    text = `Turn ${frame.index} of ${ctx.last}: ${who} faulted; the referee substituted ${what}`;
-    text += ` — fault (${frame.fault.kind})${frame.fault.message ? ": " + frame.fault.message : ""}`;
+    text = interpolate(gettext("Turn %(turn)s of %(last)s: %(who)s faulted; the referee substituted %(what)s"), at, true);
+    text += " — " + interpolate(gettext("fault (%(kind)s)"), { kind: frame.fault.kind }, true) + (frame.fault.message ? ": " + frame.fault.message : "");
   } else {
     text = frame.action == null
-      ? `Turn ${frame.index} of ${ctx.last}: ${who} decided (hidden in this seat's view)`
-      : `Turn ${frame.index} of ${ctx.last}: ${who} played “${frame.action}”`;
-    if (frame.forced) text += " (forced: the only legal action, applied without asking the bot)";
-    else if (frame.ms != null) text += ` in ${Math.round(frame.ms)} ms`;
+      ? interpolate(gettext("Turn %(turn)s of %(last)s: %(who)s decided (hidden in this seat's view)"), at, true)
+      : interpolate(gettext("Turn %(turn)s of %(last)s: %(who)s played %(what)s"), at, true);
+    if (frame.forced) text += " " + gettext("(forced: the only legal action, applied without asking the bot)");
+    else if (frame.ms != null) text += " " + interpolate(gettext("in %(ms)s ms"), { ms: Math.round(frame.ms) }, true);
   }
-  if (frame.index === ctx.last) text += ". End of the game.";
+  if (frame.index === ctx.last) text += ". " + gettext("End of the game.");
   return text;
 }
 
