@@ -5,12 +5,10 @@
 // event `end` says so and offers the full replay (a link reloading the page: no surprise reload under the
 // reader's eyes). The root's data attributes say what arrived (`received`, `order`: "ok" or the first gap), for
 // tests and for anyone curious.
-//
-// New user-facing text goes through `t()` (plain English until the i18n branch's JS catalog is merged).
 
+import { gettext, interpolate } from "../i18n.js";
 import { rowColour } from "./svg.js";
 
-const t = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
 const RENDERERS = { thebes: () => import("./thebes.js"), minos: () => import("./minos.js") };
 
 export async function watch(root) {
@@ -23,8 +21,8 @@ export async function watch(root) {
   const glossary = JSON.parse(document.getElementById("live-glossary").textContent); // names for codes
   const load = RENDERERS[root.dataset.game] || (() => import("./generic.js").then((m) => ({ render: m.renderGeneric })));
   const { render } = await load();
-  const seatName = (seat) => (seat >= 0 && seat < seats.length ? `${seats[seat].name} (${t("seat")} ${seat + 1})`
-    : t("the automated opponent"));
+  const seatName = (seat) => (seat >= 0 && seat < seats.length ? interpolate(gettext("%(name)s (seat %(number)s)"), { name: seats[seat].name, number: seat + 1 }, true)
+    : gettext("the automated opponent"));
   let shown = -1;
   let pending = null;
   let drawing = false;
@@ -58,9 +56,9 @@ export async function watch(root) {
       drawing = true;
       requestAnimationFrame(draw); // one drawing per animation frame, however fast decisions come
     }
-    const text = frame.index === 0 ? t("The match has started.")
-      : `${t("Turn")} ${frame.index}: ${seatName(frame.seat)} ${t("decided.")}`
-        + (frame.to_move >= 0 ? ` ${t("Next:")} ${seatName(frame.to_move)}.` : "");
+    const text = frame.index === 0 ? gettext("The match has started.")
+      : interpolate(gettext("Turn %(turn)s: %(seat)s decided."), { turn: frame.index, seat: seatName(frame.seat) }, true)
+        + (frame.to_move >= 0 ? " " + interpolate(gettext("Next: %(seat)s."), { seat: seatName(frame.to_move) }, true) : "");
     status.textContent = text;
     const li = document.createElement("li");
     li.dataset.turn = String(frame.index);
@@ -83,16 +81,16 @@ export async function watch(root) {
     source.addEventListener("frame", (e) => show(JSON.parse(e.data)));
     source.addEventListener("end", ended);
     source.addEventListener("error", () => {
-      if (source.readyState === EventSource.CONNECTING) status.textContent = t("Connection lost: reconnecting…");
+      if (source.readyState === EventSource.CONNECTING) status.textContent = gettext("Connection lost: reconnecting…");
     });
   }
   function ended() {
     source.close();
     root.dataset.ended = "1";
-    status.textContent = t("The match is over.") + " ";
+    status.textContent = gettext("The match is over.") + " ";
     const again = document.createElement("a");
     again.href = window.location.pathname;
-    again.textContent = t("Show its replay");
+    again.textContent = gettext("Show its replay");
     status.append(again);
   }
   const picker = root.querySelector("[data-live-seat]");
