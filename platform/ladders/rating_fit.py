@@ -32,12 +32,19 @@ when draws are common. `bench/rating_calibration.py` checks the coverage of the 
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-from numpy.typing import NDArray
+# One BLAS thread (unless the environment says otherwise; effective when this is the process's first NumPy import,
+# as in the platform: nothing else imports it). The refit is a dense solve of one matrix per Newton step; OpenBLAS
+# spinning a thread per core against the workers' own processes made it 10× slower on a loaded 2-core machine
+# (bench/refit_versions.py: 500 players, 8 s → 0.8 s), and a worker runs tasks side by side anyway.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+from numpy.typing import NDArray  # noqa: E402
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 PRIOR_SD = 400.0   # Elo; a new bot's interval is about ±1.96 × 400
