@@ -21,8 +21,8 @@ from arena_site import objects, query
 from botregistry.models import Bot, BotVersion
 from botregistry.ownership import can_play, playable_by
 from botregistry.services import RevalidateRefused, UploadRejected, create_version, revalidate
-from ladders.models import Ladder, Rating
 from ladders.leaderboard import with_version_games
+from ladders.models import Ladder, Rating
 from matches import botlogs
 from matches.models import Match, Participant
 from matches.seeds import deal_visible

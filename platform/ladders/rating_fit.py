@@ -27,6 +27,12 @@ That is measured, not assumed: the dispersion φ = Σ (observed − expected sco
 seats of all games, the quasi-likelihood scale (Σ over a game's seats, so its correlations count); the data's
 information is divided by φ. φ ≈ 1 for 2 players without draws, (N+1)/3 for N evenly matched players, below 1
 when draws are common. `bench/rating_calibration.py` checks the coverage of the truth and the scale's slope.
+
+The cost. Dense: each Newton step solves one players × players system and the interval inverts one, so a refit
+grows with the cube of a ladder's players (bot versions ever rated there): ~1 s at 500, ~30 s at 2,000 on a
+loaded 2-core machine (`bench/refit_versions.py`). The information is a sparse graph Laplacian (a version meets
+the versions of its time): past ~1,000 versions a ladder would need a sparse solve (conjugate gradients on the
+pair list) and intervals for the playing versions only.
 """
 
 from __future__ import annotations

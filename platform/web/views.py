@@ -39,7 +39,7 @@ from . import charts, frames
 #: what the viewer's "skip" buttons skip by, per game (arena.games.<game>.narrate.chapter)
 CHAPTER_WORDS = {"thebes": "year", "minos": "round"}
 
-LEADERBOARD_SORTS: dict[str, tuple[str | OrderBy, str]] = {
+LEADERBOARD_SORTS: dict[str, tuple[str | OrderBy, ...]] = {
     "rank": ("-rating", "id"),
     "elo": ("-rating", "id"),
     "-elo": ("rating", "id"),
@@ -153,7 +153,8 @@ def bot(request, bot_id: int):
         r.versions = list(VersionRating.objects.filter(ladder=r.ladder, version__bot=b)
                           .select_related("version").order_by("-version__number"))
         # the headline's games are the rated version's, as in ladders.leaderboard; every version's in all beside
-        r.version_games = next((vr.games for vr in r.versions if vr.version_id == b.active_version_id), 0)
+        r.version_games = next((vr.games for vr in r.versions if vr.version_id == b.active_version_id),
+                               r.games if r.ladder.fitted_at is None else 0)
         history = list(RatingHistory.objects.filter(ladder=r.ladder, version__bot=b).order_by("-at", "-id")
                        .values_list("version__number", "at", "rating", "rating_interval", "games")[:RATING_POINTS])
         series: dict[int, list[charts.RatingPoint]] = {}

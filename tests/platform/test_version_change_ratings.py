@@ -366,9 +366,8 @@ def test_bot_page_match_page_and_api_show_the_versions_rating(upgraded, client, 
 
 def test_the_headline_counts_the_rated_versions_games_and_every_versions_apart(upgraded, client, anon):
     """The rating is v2's, so the games beside it are v2's 12, not the 24 of both versions (shown apart)."""
-    from matches.ratings import refit_ratings
-
     from ladders.models import Rating
+    from matches.ratings import refit_ratings
 
     ladder, owner, changer, rival, idle, v1, v2 = upgraded
     # the fixture's matches were written as finished, not played: the counters applying a result moves

@@ -43,8 +43,8 @@ def _open_viewer(browser, url: str) -> None:
 
 
 @pytest.mark.parametrize("game,players,seed", [("thebes", 4, 5), ("minos", 2, 4)])
-def test_the_board_reads_on_a_phone_and_a_turn_can_be_shared(browser, live_server, world, settings, axe_source,
-                                                              game, players, seed):
+def test_the_board_reads_on_a_phone_and_a_turn_can_be_shared(browser, live_server, world, settings,
+                                                              axe_source, game, players, seed):  # noqa: F811
     from selenium.webdriver.common.by import By
 
     ARTIFACTS.mkdir(exist_ok=True)
@@ -106,7 +106,7 @@ def test_the_board_reads_on_a_phone_and_a_turn_can_be_shared(browser, live_serve
 
 
 @pytest.mark.parametrize("game", ["thebes", "minos"])
-def test_the_rules_pages_show_the_table_as_the_viewer_draws_it(browser, live_server, world, axe_source, game):
+def test_the_rules_pages_show_the_table_as_the_viewer_draws_it(browser, live_server, world, axe_source, game):  # noqa: F811
     from selenium.webdriver.common.by import By
 
     ARTIFACTS.mkdir(exist_ok=True)
