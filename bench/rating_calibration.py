@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "platform"))
 
 from ladders.rating import elo_changes  # noqa: E402
-from ladders.rating_fit import ELO_PER_NAT, VERSION_SD, Results, fit  # noqa: E402
+from ladders.rating_fit import ELO_PER_NAT, VERSION_SD, Z95, Results, fit  # noqa: E402
 from matchmaking.rules import Candidate, pick_table  # noqa: E402
 
 T0 = datetime(2026, 1, 1)
@@ -172,7 +172,8 @@ def version_main(args: argparse.Namespace) -> None:
     print(f"{args.bots} bots a ladder, {args.ladders} ladders a setting, truths N(0, 200²) Elo; one bot uploads "
           f"a version {args.jump:+.0f} Elo after {args.before} games a bot; VERSION_SD {args.version_sd:.0f}; "
           f"goals: coverage ≥ 90%, |bias| < interval from 300 games")
-    print(f"{'players':>7} {'method':>9} {'new games':>9} {'coverage':>9} {'bias':>16} {'±95% (mean)':>11}")
+    print(f"{'players':>7} {'method':>9} {'new games':>9} {'coverage':>9} {'bias':>16} {'±95% (mean)':>11} "
+          f"{'z sd':>5}")
     for players in (int(x) for x in args.players.split(",")):
         rng = random.Random(f"{args.seed}:{players}:version")
         t0 = time.perf_counter()
@@ -186,9 +187,12 @@ def version_main(args: argparse.Namespace) -> None:
                 bias = statistics.fmean(errors)
                 spread = 1.96 * statistics.stdev(errors) / math.sqrt(len(errors)) if len(errors) > 1 else 0.0
                 width = statistics.fmean(halves)
+                # the errors in units of their own standard error: sd 1 if the interval is honest (a finer
+                # measure than the coverage of a few ladders), above 1 if it is too narrow
+                z = statistics.pstdev(Z95 * e / h for e, h in zip(errors, halves))
                 ok = coverage >= 0.9 and (n < 300 or abs(bias) < width)
                 print(f"{players:>7} {method:>9} {n:>9} {coverage:>8.1%} {bias:>+7.0f} ± {spread:<6.0f} "
-                      f"{width:>11.0f}  {'ok' if ok else 'MISSES GOAL'}")
+                      f"{width:>11.0f} {z:>5.2f}  {'ok' if ok else 'MISSES GOAL'}")
         print(f"        ({time.perf_counter() - t0:.0f} s)")
 
 

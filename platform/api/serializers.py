@@ -194,18 +194,23 @@ class LeaderboardEntrySerializer(serializers.ModelSerializer):
     version = serializers.IntegerField(source="bot.active_version.number", read_only=True, allow_null=True,
                                        default=None)
     rating = serializers.SerializerMethodField(
-        help_text="The leaderboard rating: maximum-likelihood fit over all of the ladder's rated games, Elo "
-                  "scale, the ladder's average bot at 1500 (refitted about every minute).")
+        help_text="The leaderboard rating: the active version's maximum-likelihood fit over the ladder's rated "
+                  "games (each version rated as itself), Elo scale, the ladder's average bot at 1500 (refitted "
+                  "about every minute).")
     rating_low = serializers.SerializerMethodField(help_text="95% interval of `rating`; null before its first fit.")
     rating_high = serializers.SerializerMethodField(help_text="95% interval of `rating`; null before its first fit.")
     elo = serializers.SerializerMethodField(help_text="Incremental Elo (moved by each match; no interval).")
     ordinal = serializers.FloatField(read_only=True, help_text="OpenSkill's μ − 3σ.")
     provisional = serializers.BooleanField(read_only=True)
+    version_games = serializers.IntegerField(
+        read_only=True, help_text="Rated games on this ladder of the version `rating` is of (the active one); "
+                                  "`games` and `wins` count every version's.")
 
     class Meta:
         model = Rating
         fields = ["position", "bot", "bot_name", "owner", "team", "builtin", "version", "rating", "rating_low",
-                  "rating_high", "elo", "mu", "sigma", "ordinal", "games", "wins", "provisional", "last_played_at"]
+                  "rating_high", "elo", "mu", "sigma", "ordinal", "version_games", "games", "wins", "provisional",
+                  "last_played_at"]
 
     def get_rating(self, rating: Rating) -> float:
         return round(rating.rating, 1)

@@ -21,6 +21,7 @@ from arena_site import objects, query
 from botregistry.models import Bot, BotVersion
 from botregistry.ownership import can_play, playable_by
 from botregistry.services import RevalidateRefused, UploadRejected, create_version, revalidate
+from ladders.leaderboard import with_version_games
 from ladders.models import Ladder, Rating
 from matches import botlogs
 from matches.models import Match, Participant
@@ -186,7 +187,7 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
         provisional below `provisional_games` games. `elo` (incremental) and OpenSkill's μ/σ are kept for
         reference."""
         ladder = self.get_object()
-        qs = (Rating.objects.filter(ladder=ladder, bot__retired_at__isnull=True)  # retired bots left the ladder
+        qs = (with_version_games(Rating.objects.filter(ladder=ladder, bot__retired_at__isnull=True))  # retired: gone
               .select_related("bot__owner", "bot__team", "bot__active_version")
               .annotate(position=Window(RowNumber(), order_by=[F("rating").desc(), F("id").asc()]))
               .order_by("-rating", "id"))

@@ -27,17 +27,30 @@ That is measured, not assumed: the dispersion φ = Σ (observed − expected sco
 seats of all games, the quasi-likelihood scale (Σ over a game's seats, so its correlations count); the data's
 information is divided by φ. φ ≈ 1 for 2 players without draws, (N+1)/3 for N evenly matched players, below 1
 when draws are common. `bench/rating_calibration.py` checks the coverage of the truth and the scale's slope.
+
+The cost. Dense: each Newton step solves one players × players system and the interval inverts one, so a refit
+grows with the cube of a ladder's players (bot versions ever rated there): ~1 s at 500, ~30 s at 2,000 on a
+loaded 2-core machine (`bench/refit_versions.py`). The information is a sparse graph Laplacian (a version meets
+the versions of its time): past ~1,000 versions a ladder would need a sparse solve (conjugate gradients on the
+pair list) and intervals for the playing versions only.
 """
 
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-from numpy.typing import NDArray
+# One BLAS thread (unless the environment says otherwise; effective when this is the process's first NumPy import,
+# as in the platform: nothing else imports it). The refit is a dense solve of one matrix per Newton step; OpenBLAS
+# spinning a thread per core against the workers' own processes made it 10× slower on a loaded 2-core machine
+# (bench/refit_versions.py: 500 players, 8 s → 0.8 s), and a worker runs tasks side by side anyway.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+from numpy.typing import NDArray  # noqa: E402
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 PRIOR_SD = 400.0   # Elo; a new bot's interval is about ±1.96 × 400

@@ -8,16 +8,18 @@ finished match (a replay exists only then, but the rule is checked here rather t
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import logging
 import os
+import random
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 
-from arena import narration
+from arena import games, narration
 from arena import replay as replays
 from arena.games import speech
 from arena_site import objects
@@ -65,11 +67,19 @@ def frames_gz(match: Match, seat: int | None, language: str = "en") -> bytes:
         pass
     with objects.opened(match.replay_path) as source:
         replay = replays.load(source)  # type: ignore[arg-type]  # gzip reads a file object as well as a path
+    data = _gz(payload(replay, seat, language))
+    _keep(cache, data)
+    return data
+
+
+def payload(replay: dict[str, Any], seat: int | None, language: str = "en") -> dict[str, Any]:
+    """The viewer's payload of a replay from `seat`'s view (None: omniscient): header, seat names, result,
+    frames, story (told in `language`) and the game's own opponents."""
     frames = replays.frames(replay, seat)
     names = [s.get("name") or f"seat {s.get('seat', i) + 1}" for i, s in enumerate(replay["header"]["seats"])]
     # from the same (possibly redacted) frames: the story never says more than the view shows
     story = narration.story(replay["header"]["game"], frames, names, language)
-    payload = {
+    return {
         "header": replay["header"],
         "seats": replay["header"]["seats"],
         "seat": seat,
@@ -79,9 +89,26 @@ def frames_gz(match: Match, seat: int | None, language: str = "en") -> bytes:
         "opponents": opponents(replay["header"]["game"], len(replay["header"]["seats"]), replay.get("result"),
                                story.get("parts")),
     }
-    data = gzip.compress(json.dumps(payload, separators=(",", ":")).encode(), compresslevel=6, mtime=0)
-    _keep(cache, data)
-    return data
+
+
+def _gz(doc: dict[str, Any]) -> bytes:
+    return gzip.compress(json.dumps(doc, separators=(",", ":")).encode(), compresslevel=6, mtime=0)
+
+
+EXAMPLE_SEED = 7
+EXAMPLE_NAMES = ("Ann", "Ben")
+
+
+@functools.lru_cache(maxsize=8)
+def example_gz(game: str, language: str = "en") -> bytes:
+    """The rules pages' pictures: the viewer's payload of one fixed 2-player game between the game's greedy
+    in-process players (`arena.games.<game>.policies`), omniscient. Deterministic (fixed seed), made once per
+    process: the pictures are drawn by the viewer's own renderers from it, so they look like a replay."""
+    played = games.load(game, players=2)
+    policy = games.policies(game).get("greedy") or games.policies(game)["random"]
+    replay = replays.of_selfplay(played, EXAMPLE_SEED, [policy(), policy()],
+                                 [random.Random(EXAMPLE_SEED), random.Random(EXAMPLE_SEED + 1)], list(EXAMPLE_NAMES))
+    return _gz(payload(replay, None, speech.language_code(language)))
 
 
 def _keep(cache: Path, data: bytes) -> None:

@@ -6,12 +6,13 @@ a number where a number is needed) answers 400 with the reason, never a 500 or a
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 from urllib.parse import urlencode
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Prefetch
-from django.http import FileResponse, Http404
+from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import translation
 from django.views.decorators.cache import cache_control
@@ -24,6 +25,8 @@ from ladders.models import Ladder, Rating
 from matches.models import Match, Participant
 from tournaments.models import Tournament
 from web.context import html_lang
+
+from . import frames
 
 STATIC = Path(__file__).resolve().parent / "static" / "web"
 MATCHES_PER_PAGE = 50
@@ -183,11 +186,36 @@ def game_page(request, name: str):
     recent = (Match.objects.filter(game=name, status=Match.Status.FINISHED).order_by("-id")
               .prefetch_related(Prefetch("participants",
                                          queryset=Participant.objects.select_related("bot").order_by("seat")))[:10])
+    # the pictures (drawn by the viewer from an example game, web/frames.example_gz) stand after "What is on
+    # the table" and before "Setup": the rules read up to there, a picture of the table, the rest
+    head, mark, tail = players_rules.partition(SETUP_HEADING)
+    rules_head, rules_tail = (head, mark + tail) if mark else (players_rules, "")
     return render(request, "web/game.html", {
         "name": name, "game": {"min_players": game.min_players, "max_players": game.max_players,
-                               "engine_version": game.engine_version}, "rules": players_rules,
+                               "engine_version": game.engine_version},
+        "rules": rules_head, "rules_tail": rules_tail,
         "has_engine_notes": bool(engine_notes), "ladders": ladders, "bots": bots,
         "recent": recent, "players": range(game.min_players, game.max_players + 1)})
+
+
+SETUP_HEADING = "\n### Setup"
+
+
+@require_GET
+@cache_control(public=True, max_age=3600)
+def game_example(request, name: str):
+    """The viewer's payload of the rules page's example game (web/frames.example_gz): the same for everyone,
+    nothing hidden (a made-up game between in-process players)."""
+    _game(name)
+    # the pictures' narration in the page's language (diagram.js sends its <html lang>), else the request's
+    data = frames.example_gz(name, request.GET.get("lang") or request.LANGUAGE_CODE)
+    if "gzip" in request.headers.get("Accept-Encoding", ""):
+        resp = HttpResponse(data, content_type="application/json")
+        resp["Content-Encoding"] = "gzip"
+    else:
+        resp = HttpResponse(gzip.decompress(data), content_type="application/json")
+    resp["Vary"] = "Accept-Encoding, Accept-Language, Cookie"
+    return resp
 
 
 def game_developers_page(request, name: str):

@@ -12,6 +12,7 @@ urlpatterns = [
     path("ladders/<slug:slug>/", views.ladder, name="ladder"),
     path("search/", pages.search, name="search"),
     path("games/<slug:name>/", pages.game_page, name="game"),
+    path("games/<slug:name>/example.json", pages.game_example, name="game-example"),
     path("games/<slug:name>/developers/", pages.game_developers_page, name="game_developers"),
     path("users/<str:username>/", pages.user_page, name="user"),
     path("matches/", pages.match_list, name="matches"),

@@ -28,6 +28,7 @@ from arena_site import objects
 from botregistry.levels import level_of
 from botregistry.models import Bot, BotVersion
 from botregistry.ownership import can_manage, can_play, playable_by, retired_why
+from ladders.leaderboard import with_version_games
 from ladders.models import Ladder, Rating, RatingHistory, VersionRating
 from ladders.rating import pairing_score
 from matches.models import Match, Participant
@@ -41,12 +42,12 @@ from .watch import deal_in_play_elsewhere, live_now
 #: what the viewer's "skip" buttons skip by, per game (arena.games.<game>.narrate.chapter)
 CHAPTER_WORDS = {"thebes": gettext_lazy("year"), "minos": gettext_lazy("round")}
 
-LEADERBOARD_SORTS: dict[str, tuple[str | OrderBy, str]] = {
+LEADERBOARD_SORTS: dict[str, tuple[str | OrderBy, ...]] = {
     "rank": ("-rating", "id"),
     "elo": ("-rating", "id"),
     "-elo": ("rating", "id"),
-    "games": ("-games", "-rating"),
-    "-games": ("games", "-rating"),
+    "games": ("-version_games", "-games", "-rating"),
+    "-games": ("version_games", "games", "-rating"),
     "winrate": (F("winrate").desc(nulls_last=True), "-rating"),
     "-winrate": (F("winrate").asc(nulls_last=True), "-rating"),
     "bot": ("bot__name", "id"),
@@ -93,8 +94,8 @@ def ladder(request, slug: str):
     sort = request.GET.get("sort", "rank")
     if sort not in LEADERBOARD_SORTS:
         sort = "rank"
-    qs = (Rating.objects.filter(ladder=ladder, bot__retired_at__isnull=True)  # retired bots left the ladder
-          .select_related("bot__owner", "bot__team")
+    qs = (with_version_games(Rating.objects.filter(ladder=ladder, bot__retired_at__isnull=True))  # retired: gone
+          .select_related("bot__owner", "bot__team", "bot__active_version")
           .annotate(rank=Window(Rank(), order_by=[F("rating").desc()]),
                     winrate=Case(When(games=0, then=Value(None)),
                                  default=Cast(F("wins"), FloatField()) / Cast(F("games"), FloatField())))
@@ -156,6 +157,9 @@ def bot(request, bot_id: int):
         r.avg_rank = sum(got) / len(got) if got else None
         r.versions = list(VersionRating.objects.filter(ladder=r.ladder, version__bot=b)
                           .select_related("version").order_by("-version__number"))
+        # the headline's games are the rated version's, as in ladders.leaderboard; every version's in all beside
+        r.version_games = next((vr.games for vr in r.versions if vr.version_id == b.active_version_id),
+                               r.games if r.ladder.fitted_at is None else 0)
         history = list(RatingHistory.objects.filter(ladder=r.ladder, version__bot=b).order_by("-at", "-id")
                        .values_list("version__number", "at", "rating", "rating_interval", "games")[:RATING_POINTS])
         series: dict[int, list[charts.RatingPoint]] = {}

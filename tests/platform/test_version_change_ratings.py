@@ -364,6 +364,32 @@ def test_bot_page_match_page_and_api_show_the_versions_rating(upgraded, client, 
         (n, round(mine[n].rating, 3)) for n in (1, 2)]
 
 
+def test_the_headline_counts_the_rated_versions_games_and_every_versions_apart(upgraded, client, anon):
+    """The rating is v2's, so the games beside it are v2's 12, not the 24 of both versions (shown apart)."""
+    from ladders.models import Rating
+    from matches.ratings import refit_ratings
+
+    ladder, owner, changer, rival, idle, v1, v2 = upgraded
+    # the fixture's matches were written as finished, not played: the counters applying a result moves
+    Rating.objects.filter(ladder=ladder, bot__in=[changer, rival]).update(games=24)
+    refit_ratings()
+    board = {e["bot_name"]: e for e in anon.get(f"/api/ladders/{ladder.slug}/leaderboard/").json()["results"]}
+    assert (board["changer"]["version_games"], board["changer"]["games"]) == (12, 24)
+    assert (board["rival"]["version_games"], board["rival"]["games"]) == (24, 24)
+    assert board["idle"]["version_games"] == 0
+    page = client.get(f"/ladders/{ladder.slug}/").content.decode()
+    row = re.search(r'<tr data-bot="changer">(.*?)</tr>', page, re.S).group(1)
+    cell = re.search(r"<td [^>]*data-games>(.*?)</td>", row, re.S).group(1)
+    assert cell.split("<")[0].strip() == "12" and "24 in all" in cell
+    rival_row = re.search(r'<tr data-bot="rival">(.*?)</tr>', page, re.S).group(1)
+    assert "in all" not in rival_row  # one version: one count
+    # sorted by games: the rated version's games decide
+    order = re.findall(r'<tr data-bot="([^"]+)">', client.get(f"/ladders/{ladder.slug}/?sort=games").content.decode())
+    assert order == ["rival", "changer", "idle"]
+    headline = re.search(r"<h3>.*?</h3>", client.get(f"/bots/{changer.pk}/").content.decode(), re.S).group(0)
+    assert "12 games" in headline and "every version: 24 games" in headline
+
+
 def test_tournament_seeding_reads_the_rating_not_the_incremental_elo(thebes_two_bots):
     from tournaments.models import Entry
     from tournaments.services import _seed_order

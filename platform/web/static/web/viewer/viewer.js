@@ -18,6 +18,7 @@ import { gettext, interpolate } from "../i18n.js";
 import { renderGeneric } from "./generic.js";
 import { rowColour } from "./svg.js";
 import { buildChart, buildEnd, buildLegend, buildLog, buildMarkers, followLog, moveCursor } from "./story.js";
+import { boardZoom } from "./zoom.js";
 
 const RENDERERS = {
   thebes: () => import("./thebes.js"),
@@ -43,6 +44,7 @@ export class Viewer {
     this.marks = root.querySelector("[data-marks]");
     this.endBox = root.querySelector("[data-end]");
     this.botlog = root.querySelector("[data-botlog]");
+    this.copied = root.querySelector("[data-copied]");
     this.logsUrl = root.dataset.logsUrl;
     this.logs = null; // the bots' own logs the viewer may see (web/api: matches.botlogs), by seat
     this.frames = [];
@@ -65,6 +67,8 @@ export class Viewer {
     this.renderer = mod ? mod.render : renderGeneric;
     const wanted = parseInt(new URLSearchParams(location.hash.slice(1)).get("turn") || "", 10);
     this.show(Number.isFinite(wanted) ? wanted : 0);
+    // after the first drawing: the board's width is the renderer's (its viewBox)
+    this.zoom = boardZoom(this.root.querySelector("[data-board-wrap]"), this.root.querySelector("[data-act=zoom]"), this.board);
     // a link to #turn=N on the same page (a fault in the seats table) jumps there
     window.addEventListener("hashchange", () => {
       const n = parseInt(new URLSearchParams(location.hash.slice(1)).get("turn") || "", 10);
@@ -265,6 +269,7 @@ export class Viewer {
       else if (act === "next") this.step(1);
       else if (act === "last") this.show(this.frames.length - 1);
       else if (act === "play") this.togglePlay();
+      else if (act === "copy-link") this.copyLink();
       else if (act === "chapter-prev") this.chapterJump(-1);
       else if (act === "chapter-next") this.chapterJump(1);
       else if (act === "era-prev" || act === "era-next") {
@@ -291,6 +296,34 @@ export class Viewer {
   }
 
   step(delta) { this.show(this.index + delta); }
+
+  // This page's address at the turn shown (#turn=N; start() opens it there), put on the clipboard and announced
+  // in a status line; where the clipboard is refused (a page not served over https) the link is shown to copy.
+  linkToTurn() {
+    return `${location.origin}${location.pathname}${location.search}#turn=${this.index}`;
+  }
+
+  async copyLink() {
+    this.stopPlay();
+    const url = this.linkToTurn();
+    let done = false;
+    try {
+      if (navigator.clipboard && window.isSecureContext) { await navigator.clipboard.writeText(url); done = true; }
+    } catch { done = false; }
+    if (!this.copied) return;
+    this.copied.textContent = "";
+    if (done) {
+      this.copied.textContent = interpolate(gettext("Link to turn %(turn)s copied."), { turn: this.index }, true);
+    } else {
+      const field = document.createElement("input");
+      field.type = "text"; field.readOnly = true; field.value = url; field.size = 30;
+      field.setAttribute("aria-label", gettext("Link to this turn"));
+      this.copied.append(gettext("Copy this link: "), field);
+      field.focus();
+      field.select();
+    }
+    this.root.dataset.copiedUrl = url;
+  }
 
   togglePlay() {
     this.playing = !this.playing;
