@@ -53,7 +53,9 @@ class SplitMix64:
                 self.state = s
                 return x % n
 
-    randrange = below
+    def randrange(self, n: int) -> int:
+        """`below(n)` under `random.Random`'s name (a method, not an alias: mypyc compiles no class-level alias)."""
+        return self.below(n)
 
     def randint(self, a: int, b: int) -> int:
         """Uniform integer in [a, b] (one `below` draw)."""
