@@ -14,6 +14,7 @@ $(BIN)/python:
 
 install: system-packages $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/arena engines build  # the compiled game engines (mypyc, arena/games/native.py); ARENA_PURE=1 skips them
 
 # The checks that keep the house in order (CI runs them before the tests): ruff's rule set and mypy's, both in
 # pyproject.toml; the import direction is a test (tests/test_import_direction.py).

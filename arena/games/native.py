@@ -111,7 +111,9 @@ def build(root: Path | None = None, python: str = sys.executable, log: Callable[
     with tempfile.TemporaryDirectory(prefix="arena-engines-") as scratch:
         # the project's mypy configuration (Django plugins, the whole tree) is not the engines': an empty one
         config = os.path.join(scratch, "mypy.ini")
-        Path(config).write_text("[mypy]\n")
+        # (explicit package bases: in a bots' runtime `arena` is a namespace package, whose modules must still be
+        # named arena.games.*)
+        Path(config).write_text("[mypy]\nexplicit_package_bases = True\nnamespace_packages = True\n")
         argv = [python, "-c", _BUILD_SCRIPT, scratch, f"--config-file={config}",
                 *(f"arena/games/{m}" for m in MODULES)]
         log(f"  $ {python} -m mypyc ({len(MODULES)} modules of arena/games) in {root}")

@@ -612,11 +612,13 @@ class ThebesState(State):
         return any(a.kind != RETIRE for a in legal)
 
     # ---------------------------------------------------------------------------------------------- apply
-    def apply(self, action: ThebesAction) -> list[Event]:  # type: ignore[override]
-        """Play `action` for the current player; returns the events. Raises IllegalAction (state unchanged)."""
+    def apply(self, action: object) -> list[Event]:
+        """Play `action` for the current player; returns the events. Raises IllegalAction (state unchanged),
+        also for what is no Thebes action at all (typed `object`: the compiled engine checks the type of what a
+        typed parameter receives, and would raise TypeError instead)."""
         reason = self.illegal_reason(action)
-        if reason is not None:
-            raise IllegalAction(action, reason)
+        if reason is not None or not isinstance(action, ThebesAction):
+            raise IllegalAction(action, reason or "not a Thebes action")
         events: list[Event] = []
         self._play(action, events)
         return events
