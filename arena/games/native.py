@@ -31,6 +31,7 @@ import importlib.abc
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -84,22 +85,24 @@ def remove_build(games_dir: Path = GAMES_DIR) -> None:
 
 # The build itself runs in a child process of the target interpreter (`python`): mypycify needs setuptools, and
 # the extensions must be built for the Python that will import them.
-_BUILD_SCRIPT = """
+_BUILD_SCRIPT = f"""
 import sys
 from setuptools import setup
 from mypyc.build import mypycify
 build_temp, *paths = sys.argv[1:]
 setup(name="arena-engines", script_args=["build_ext", "--inplace", "--build-temp", build_temp],
-      ext_modules=mypycify(paths, group_name=%r, opt_level="3", debug_level="0"))
-""" % GROUP
+      ext_modules=mypycify(paths, group_name={GROUP!r}, opt_level="3", debug_level="0"))
+"""
 
 
 def build(root: Path | None = None, python: str = sys.executable, log: Callable[[str], None] = print,
           extra_path: Sequence[str] = ()) -> None:
-    """Compile `MODULES` of `root/arena/games` (default: this checkout) in place with mypyc, for the interpreter
-    `python`, and write the stamp. `extra_path` goes on the child's PYTHONPATH (where mypy and setuptools are,
-    when `python` is another environment's). Raises RuntimeError with the compiler's output on failure (the
-    engines then stay pure: the old build is removed first)."""
+    """Compile `MODULES` of `root/arena/games` (default: this checkout) with mypyc, for the interpreter `python`,
+    put the extension modules beside the sources and write the stamp. The compiler works on a scratch copy of
+    the package (so whatever else lies in `root`, e.g. a runtime's site-packages, neither shadows a library for
+    mypy nor gets build files). `extra_path` goes on the child's PYTHONPATH (where mypy and setuptools are, when
+    `python` is another environment's). Raises RuntimeError with the compiler's output on failure; the engines
+    then stay pure (the old build is removed first)."""
     root = (root or GAMES_DIR.parents[1]).resolve()
     games_dir = root / "arena" / "games"
     remove_build(games_dir)
@@ -109,30 +112,22 @@ def build(root: Path | None = None, python: str = sys.executable, log: Callable[
     if extra_path:
         env["PYTHONPATH"] = os.pathsep.join([*extra_path, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     with tempfile.TemporaryDirectory(prefix="arena-engines-") as scratch:
+        work = Path(scratch) / "src"
+        shutil.copytree(games_dir, work / "arena" / "games", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+        (work / "arena" / "__init__.py").write_text("")
         # the project's mypy configuration (Django plugins, the whole tree) is not the engines': an empty one
-        config = os.path.join(scratch, "mypy.ini")
-        # (explicit package bases: in a bots' runtime `arena` is a namespace package, whose modules must still be
-        # named arena.games.*)
-        Path(config).write_text("[mypy]\nexplicit_package_bases = True\nnamespace_packages = True\n")
-        argv = [python, "-c", _BUILD_SCRIPT, scratch, f"--config-file={config}",
+        config = Path(scratch) / "mypy.ini"
+        config.write_text("[mypy]\n")
+        argv = [python, "-c", _BUILD_SCRIPT, str(Path(scratch) / "temp"), f"--config-file={config}",
                 *(f"arena/games/{m}" for m in MODULES)]
-        log(f"  $ {python} -m mypyc ({len(MODULES)} modules of arena/games) in {root}")
-        # mypy's cache and the generated C live in the scratch folder (cwd for mypyc's build/ and .mypy_cache)
-        done = subprocess.run(argv, cwd=root, env={**env, "MYPY_CACHE_DIR": os.path.join(scratch, "cache")},
+        log(f"  $ {python} -m mypyc ({len(MODULES)} modules of arena/games) for {games_dir}")
+        done = subprocess.run(argv, cwd=work, env={**env, "MYPY_CACHE_DIR": str(Path(scratch) / "cache")},
                               capture_output=True, text=True)
-        for leftover in ("build", ".mypy_cache"):
-            target = root / leftover
-            if leftover == "build" and target.is_dir() and (target / "__native_internal.h").exists():
-                _remove_tree(target)
         if done.returncode != 0:
-            remove_build(games_dir)
             raise RuntimeError(f"mypyc failed ({done.returncode}):\n{done.stdout[-3000:]}{done.stderr[-3000:]}")
+        for built in built_files(work / "arena" / "games"):
+            shutil.copy2(built, games_dir / built.relative_to(work / "arena" / "games"))
     (games_dir / STAMP).write_text(json.dumps({"sources": digest, "python": sys.version.split()[0]}) + "\n")
-
-
-def _remove_tree(path: Path) -> None:
-    import shutil
-    shutil.rmtree(path, ignore_errors=True)
 
 
 class _SourceFinder(importlib.abc.MetaPathFinder):

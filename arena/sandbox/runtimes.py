@@ -349,9 +349,9 @@ def _compile_engines(target: Path, log: Callable[[str], None]) -> None:
     forward model (and the built-in search bots) run the compiled engines (`arena.games.native`). mypy and
     setuptools come from the environment running this install. When the build fails the runtime keeps the
     pure-Python engines, and `arena.games` says so on the bot's stderr when it is imported."""
-    from arena.games import native
-
     import mypy
+
+    from arena.games import native
 
     site = next(target.glob("lib/python3*/site-packages"))
     try:

@@ -616,9 +616,12 @@ class ThebesState(State):
         """Play `action` for the current player; returns the events. Raises IllegalAction (state unchanged),
         also for what is no Thebes action at all (typed `object`: the compiled engine checks the type of what a
         typed parameter receives, and would raise TypeError instead)."""
-        reason = self.illegal_reason(action)
-        if reason is not None or not isinstance(action, ThebesAction):
-            raise IllegalAction(action, reason or "not a Thebes action")
+        legal = self._legal
+        if legal is None or action not in legal:  # a member of the cached legal list needs no other check
+            reason = self.illegal_reason(action)
+            if reason is not None or not isinstance(action, ThebesAction):
+                raise IllegalAction(action, reason or "not a Thebes action")
+        assert isinstance(action, ThebesAction)  # (for the type checker: legal holds only Thebes actions)
         events: list[Event] = []
         self._play(action, events)
         return events
