@@ -6,7 +6,7 @@ FROM debian:bookworm-slim
 
 ENV DEBIAN_FRONTEND=noninteractive PYTHONUNBUFFERED=1 VIRTUAL_ENV=/opt/venv PATH=/opt/venv/bin:$PATH
 RUN apt-get update -qq \
- && apt-get install -y -qq --no-install-recommends python3 python3-venv python3-pip nodejs npm \
+ && apt-get install -y -qq --no-install-recommends python3 python3-venv python3-pip python3-dev nodejs npm \
       bubblewrap tini libseccomp2 util-linux ca-certificates \
       g++ make libgrpc++-dev protobuf-compiler-grpc \
       golang-go golang-google-grpc-dev golang-github-golang-protobuf-1-5-dev protoc-gen-go protoc-gen-go-grpc \

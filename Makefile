@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: system-packages install up test lint messages
+.PHONY: system-packages install up test test-pure lint messages
 
 system-packages:
 	scripts/system-packages
@@ -14,6 +14,7 @@ $(BIN)/python:
 
 install: system-packages $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/arena engines build  # the compiled game engines (mypyc, arena/games/native.py); ARENA_PURE=1 skips them
 
 # The checks that keep the house in order (CI runs them before the tests): ruff's rule set and mypy's, both in
 # pyproject.toml; the import direction is a test (tests/test_import_direction.py).
@@ -31,6 +32,13 @@ test: install
 	scripts/install-axe
 	scripts/install-oidc-provider
 	$(BIN)/pytest
+
+# The engine suite again on the pure-Python engines (`make test` runs it on the compiled ones that make install
+# builds): both must pass every rule and property test (arena/games/native.py). About two minutes.
+PURE_ENGINE_TESTS := tests/arena/thebes tests/arena/minos tests/arena/replay tests/arena/test_determinize.py \
+	tests/arena/test_rng.py tests/arena/test_registry.py tests/arena/test_selfplay.py tests/arena/test_public_data.py
+test-pure: install
+	ARENA_PURE=1 $(BIN)/pytest -m "not slow" $(PURE_ENGINE_TESTS)
 
 # Arena on embedded defaults (SQLite + embedded Redis under var/): installs, builds the bot runtimes, migrates,
 # creates an admin, registers the built-in bots and serves http://localhost:8000 with a worker and a scheduler.

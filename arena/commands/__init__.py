@@ -11,4 +11,5 @@ COMMANDS = {
     "bot": "arena.commands.bot",
     "replay": "arena.commands.replay",
     "runtimes": "arena.commands.runtimes",
+    "engines": "arena.commands.engines",
 }

@@ -1,6 +1,7 @@
 """`arena bench GAME`: engine speed on one core, for any registered game.
 
     arena bench thebes --players 4 --games 1000 [--seed S] [--json]
+    arena bench thebes --players 4 --games 1000 --compare [--rounds 3]   # pure vs compiled engines, side by side
 
 Prints random-playout games/s, decisions per game (and how many had exactly one legal action: the ones a
 forced-decision referee answers itself), the mean number of legal actions per decision, decisions/s (legal_actions + a uniform choice + apply, events included,
@@ -16,7 +17,10 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import random
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -94,6 +98,7 @@ def run(game_name: str, players: int, n_games: int, seed: int) -> dict[str, Any]
         gc.enable()
     return {
         "game": game_name,
+        "engine": games.ENGINE,  # compiled (mypyc) or pure (arena.games.native)
         "players": players,
         "games": n_games,
         "decisions": decisions,
@@ -121,11 +126,72 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--compare", action="store_true",
+                   help="run the same bench on the pure and the compiled engines (one child process each, "
+                        "alternating --rounds times) and print the ratios")
+    p.add_argument("--rounds", type=int, default=1, help="with --compare: runs per engine (the best counts)")
     p.set_defaults(func=main)
+
+
+#: the figures --compare sets side by side: (key, label, True when more is better)
+COMPARED = (("games_per_second", "games/s (random playouts)", True),
+            ("decisions_per_second", "decisions/s", True),
+            ("clone_us", "µs clone()", False),
+            ("apply_us", "µs apply()", False),
+            ("legal_actions_us", "µs legal_actions()", False))
+
+
+def compare(game_name: str, players: int, n_games: int, seed: int, rounds: int = 1) -> dict[str, Any]:
+    """The bench on the pure and on the compiled engines, each in its own process (`ARENA_PURE=1` or not),
+    alternating so that a loaded machine's changes hit both alike; the best of `rounds` per engine and figure.
+    Returns {"pure": result, "compiled": result, "speedup": {figure: compiled over pure}}. Raises RuntimeError
+    when the compiled engine is not built (the child says so)."""
+    best: dict[str, dict[str, Any]] = {}
+    for _ in range(rounds):
+        for engine in ("pure", "compiled"):
+            env = dict(os.environ)
+            env.pop("ARENA_PURE", None)
+            if engine == "pure":
+                env["ARENA_PURE"] = "1"
+            argv = [sys.executable, "-m", "arena", "bench", game_name, "--players", str(players),
+                    "--games", str(n_games), "--seed", str(seed), "--json"]
+            done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+            result = json.loads(done.stdout)
+            if result["engine"] != engine:
+                raise RuntimeError(f"the {engine} engine is not available: {done.stderr.strip()}")
+            kept = best.get(engine)
+            if kept is None:
+                best[engine] = result
+                continue
+            for key, _, more_is_better in COMPARED:
+                if (result[key] > kept[key]) == more_is_better:
+                    kept[key] = result[key]
+    speedup = {}
+    for key, _, more_is_better in COMPARED:
+        pure, compiled = best["pure"][key], best["compiled"][key]
+        speedup[key] = round(compiled / pure if more_is_better else pure / compiled, 2)
+    return {"game": game_name, "players": players, "games": n_games, "pure": best["pure"],
+            "compiled": best["compiled"], "speedup": speedup}
 
 
 def main(args: argparse.Namespace) -> int:
     players = args.players or games.game_class(args.game).max_players
+    if args.compare:
+        try:
+            table = compare(args.game, players, args.games, args.seed, args.rounds)
+        except RuntimeError as exc:
+            print(f"arena bench --compare: {exc}", file=sys.stderr)
+            return 1
+        if args.json:
+            print(json.dumps(table))
+            return 0
+        print(f"{args.game}, {players} players, {args.games} random playouts, pure vs compiled engines "
+              f"(process CPU time):")
+        print(f"  {'':28}{'pure':>12}{'compiled':>12}{'speed-up':>10}")
+        for key, label, _ in COMPARED:
+            print(f"  {label:28}{table['pure'][key]:>12}{table['compiled'][key]:>12}"
+                  f"{table['speedup'][key]:>9}x")
+        return 0
     result = run(args.game, players, args.games, args.seed)
     if args.json:
         print(json.dumps(result))

@@ -9,9 +9,14 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from arena.games.base import TERMINAL, Action, ActionParseError, Event, Game, IllegalAction, State, rank_by_keys
+from arena.games import native
 
-__all__ = ["TERMINAL", "Action", "ActionParseError", "Event", "Game", "IllegalAction", "State", "rank_by_keys",
+# compiled (mypyc) or pure-Python engines, chosen before any engine module is imported (arena.games.native)
+ENGINE, ENGINE_NOTE = native.select()
+
+from arena.games.base import TERMINAL, Action, ActionParseError, Event, Game, IllegalAction, State, rank_by_keys  # noqa: E402, I001
+
+__all__ = ["ENGINE", "ENGINE_NOTE", "TERMINAL", "Action", "ActionParseError", "Event", "Game", "IllegalAction", "State", "rank_by_keys",
            "names", "game_class", "load", "policies"]
 
 # name -> "module:Class"

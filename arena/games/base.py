@@ -32,6 +32,8 @@ import abc
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 TERMINAL = -1
 
 Event = dict[str, Any]
@@ -50,6 +52,8 @@ class ActionParseError(ValueError):
     """A text that is not the canonical form of any action of the game."""
 
 
+# games (and tests' toy games) subclass it in plain Python: compiled by mypyc, it must allow that
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Action(abc.ABC):
     """A value type: hashable, comparable, with one canonical text form (`str(action)`) that
     `Game.parse_action` reads back exactly, and a structured form (`to_dict()`) matching the game's protocol
@@ -62,6 +66,8 @@ class Action(abc.ABC):
     def to_dict(self) -> dict[str, Any]: ...
 
 
+# games (and tests' toy games) subclass it in plain Python: compiled by mypyc, it must allow that
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(abc.ABC):
     game: Game
 
@@ -129,6 +135,8 @@ class State(abc.ABC):
         return []
 
 
+# games (and tests' toy games) subclass it in plain Python: compiled by mypyc, it must allow that
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(abc.ABC):
     """A rule set with its parameters. Subclasses set `name`, `min_players`, `max_players` and
     `engine_version` (bumped whenever a rule change could change any replay)."""

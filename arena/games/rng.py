@@ -17,12 +17,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
+from mypy_extensions import mypyc_attr
+
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
 _SPAN = MASK64 + 1
 T = TypeVar("T")
 
 
+# tests script the draws with plain-Python subclasses: compiled by mypyc, it must allow that
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SplitMix64:
     __slots__ = ("state",)
 
@@ -53,7 +57,9 @@ class SplitMix64:
                 self.state = s
                 return x % n
 
-    randrange = below
+    def randrange(self, n: int) -> int:
+        """`below(n)` under `random.Random`'s name (a method, not an alias: mypyc compiles no class-level alias)."""
+        return self.below(n)
 
     def randint(self, a: int, b: int) -> int:
         """Uniform integer in [a, b] (one `below` draw)."""

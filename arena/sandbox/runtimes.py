@@ -83,9 +83,10 @@ def _hash_tree(h: hashlib._Hash, root: Path) -> None:
 
 
 def python_requirements() -> list[str]:
-    """grpcio and protobuf pinned to the versions the referee itself runs with (so both sides agree)."""
+    """grpcio and protobuf pinned to the versions the referee itself runs with (so both sides agree), and
+    mypy-extensions, which the game engines import (`arena.games.base`)."""
     pins = []
-    for name in ("grpcio", "protobuf"):
+    for name in ("grpcio", "protobuf", "mypy_extensions"):
         try:
             pins.append(f"{name}=={metadata.version(name)}")
         except metadata.PackageNotFoundError:
@@ -131,6 +132,7 @@ def _python_stamp() -> str:
     h.update(json.dumps(python_requirements()).encode())
     h.update(Path(SYSTEM_PYTHON).resolve().name.encode())
     h.update(b"arena.v1 namespace portion")  # the layout of _build_python (a bot's own arena.v1 comes first)
+    h.update(b"compiled engines:1")  # _compile_engines
     _hash_tree(h, python_sdk_dir())
     _hash_tree(h, generated_python_dir())
     _hash_tree(h, games_dir())
@@ -337,8 +339,26 @@ def _build_python(target: Path, log: Callable[[str], None]) -> None:
                             ignore=shutil.ignore_patterns("__pycache__"))
             _run(pip + ["--no-deps", str(source)], log)  # isolated build: the venv's setuptools has no bdist_wheel
         _never_shadow_own_protocol(target)
+        _compile_engines(target, log)
     else:
         log(f"  (no Python SDK at {sdk} yet: runtime has grpcio and protobuf only)")
+
+
+def _compile_engines(target: Path, log: Callable[[str], None]) -> None:
+    """Compile the runtime's copy of the game engines with mypyc, for the runtime's own interpreter, so a bot's
+    forward model (and the built-in search bots) run the compiled engines (`arena.games.native`). mypy and
+    setuptools come from the environment running this install. When the build fails the runtime keeps the
+    pure-Python engines, and `arena.games` says so on the bot's stderr when it is imported."""
+    import mypy
+
+    from arena.games import native
+
+    site = next(target.glob("lib/python3*/site-packages"))
+    try:
+        native.build(site, python=str(target / "bin" / "python"), log=log,
+                     extra_path=[str(Path(mypy.__file__).resolve().parents[1])])
+    except (RuntimeError, OSError) as exc:
+        log(f"  (compiled engines not built, the runtime's engines stay pure Python: {exc})")
 
 
 def _never_shadow_own_protocol(target: Path) -> None:

@@ -4,9 +4,10 @@ derived from it. Everything here is read-only: the engine never mutates these ob
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from importlib import resources
 
-DATA = json.loads((Path(__file__).with_name("data.json")).read_text())
+# found through the package, not __file__: the compiled module (mypyc) has no __file__ beside data.json
+DATA = json.loads(resources.files("arena.games.minos").joinpath("data.json").read_text(encoding="utf-8"))
 
 C = DATA["constants"]
 GOODS: list[str] = [g["id"] for g in DATA["goods"]]

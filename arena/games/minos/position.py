@@ -11,7 +11,7 @@ the `TypedDict`s below.
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any, ClassVar, TypedDict
 
 from arena.games.base import TERMINAL, Event, Game, State
 from arena.games.minos import data as D
@@ -114,7 +114,7 @@ class MinosPosition(State):
     copied specially (`regions`, `rng`) and the transient ones (never saved)."""
 
     #: The fields `clone()` and `to_json()` copy as they are, in this order.
-    SAVED = ("n", "solo", "nm", "board_n", "round", "era", "phase", "vp_cat", "players", "bot", "queue", "turn",
+    SAVED: ClassVar[tuple[str, ...]] = ("n", "solo", "nm", "board_n", "round", "era", "phase", "vp_cat", "players", "bot", "queue", "turn",
              "foraged", "commits", "sim", "step_i", "turn_order", "first", "final_regions", "final_order", "dice",
              "owner", "rows", "retrieved", "stacks", "pile", "in_play", "trade_tiles", "vases", "bonus_action",
              "decks", "discard", "offer", "avail_cards", "avail_abilities")

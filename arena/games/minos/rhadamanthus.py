@@ -6,6 +6,8 @@ Rhadamanthus sits on map seat `BOT` (1). It has no resources; it gains VP direct
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from arena.games.minos import data as D
 from arena.games.minos.effects import take_offer
 from arena.games.minos.position import BOT, MinosPosition, Region
@@ -95,7 +97,7 @@ def bot_turn(state: MinosPosition) -> None:
         strength = -(-strength // 2)
     state._ev(type="bot_retrieve", die=die, row=row, slot=slot, action=action, strength=strength)
     for _ in range(strength):
-        globals()["_point_" + action](state)
+        _POINTS[action](state)
 
 
 def _fallback(state: MinosPosition) -> None:
@@ -156,9 +158,9 @@ def _point_build(state: MinosPosition) -> None:
                 return
     movable = [r for r in D.ROUTES if b["ships"][r] < D.ROUTE_MAX]
     if movable:
-        r = min(movable, key=lambda x: (b["ships"][x], D.ROUTES.index(x)))
-        b["ships"][r] += 1
-        state._ev(type="bot_ship", route=r, token=good)
+        route = min(movable, key=lambda x: (b["ships"][x], D.ROUTES.index(x)))
+        b["ships"][route] += 1
+        state._ev(type="bot_ship", route=route, token=good)
         return
     _fallback(state)
 
@@ -193,3 +195,9 @@ def _point_expand(state: MinosPosition) -> None:
                 _place_presence(state, r)
                 return
     _fallback(state)
+
+
+#: one point of each main action Rhadamanthus performs (rules §14)
+_POINTS: dict[str, Callable[[MinosPosition], None]] = {
+    "prepare": _point_prepare, "develop": _point_develop, "build": _point_build, "expand": _point_expand,
+}

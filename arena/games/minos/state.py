@@ -129,7 +129,7 @@ class MinosState(MinosPosition):
         self._legal_cache = out
         return out
 
-    def apply(self, action: Action) -> list[Event]:
+    def apply(self, action: object) -> list[Event]:  # object: anything else is an IllegalAction, not a TypeError
         text = str(action)
         if self.phase == "over":
             raise IllegalAction(action, "the game is over")

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from pathlib import Path
+from importlib import resources
 
-DATA_PATH = Path(__file__).with_name("data.json")
+# found through the package, not __file__: the compiled module (mypyc) has no __file__ beside data.json
+DATA_PATH = resources.files("arena.games.thebes").joinpath("data.json")
 DATA: dict = json.loads(DATA_PATH.read_text(encoding="utf-8"))
 
 # --- places and routes ---------------------------------------------------------------------------------------

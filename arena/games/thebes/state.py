@@ -17,7 +17,6 @@ the end space, week 1 of 1904, is END_TIME = 156. With 2 or 4 players the marker
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from arena.games.base import TERMINAL, Event, Game, IllegalAction, State, rank_by_keys
@@ -103,8 +102,6 @@ from arena.games.thebes.data import (
 )
 
 N_SITES = len(SITES)
-_copy_list: Callable[[Any], Any] = list.copy  # the C method: clone() is on the search path
-_new_state = object.__new__
 STATE_FORMAT = "thebes-state"
 STATE_VERSION = 1
 _EMPTY = -1
@@ -246,7 +243,7 @@ class ThebesState(State):
         """The setup of the seeds: 4 researcher cards displayed, the rest in three equal stacks; small
         exhibitions shuffled into stack 2 and large into stack 3 (all into stack 2 with 2 players); stack 1 on
         stack 2 is the draw pile; stack 3 waits. All markers stacked on the start space, seat 0 on top."""
-        st = cls._blank(game)
+        st = cls(game)
         n = st.players
         rng = st.rng = SplitMix64(seed)
         deck = list(range(N_RESEARCHERS))
@@ -277,54 +274,76 @@ class ThebesState(State):
         st._refresh_current()
         return st
 
-    @classmethod
-    def _blank(cls, game: Game) -> ThebesState:
-        st = cls.__new__(cls)
-        n = game.players
-        st.game = game
-        st.players = n
-        st.time = [0] * n
-        st.arrival = [0] * n
-        st.place = [START_PLACE] * n
-        st.cards = [()] * n
-        st.tokens = [()] * n
-        st.exhibitions_won = [()] * n
-        st.permits_used = [0] * n
-        for name in ("general_knowledge", "assistants", "shovels", "cars", "zeppelins", "special_permissions",
-                     "congresses", "rumors", "artifact_points", "exhibition_points"):
-            setattr(st, name, [0] * n)
-        st.books = [0] * (n * N_SITES)
-        st.artifacts = [0] * (n * N_SITES)
-        st.display = [_EMPTY] * DISPLAY_SLOTS
-        st.exhibition_slots = [_EMPTY] * len(EXHIBITION_SLOTS)
-        st.draw_pile = []
-        st.stack3 = []
-        st.stack3_used = False
-        st.discard = []
-        st.bags = list(START_BAGS)
-        st.first_dig_bonus = (1 << N_SITES) - 1
-        st.exchange_run_seat = -1
-        st.exchange_run_count = 0
-        st.arrivals = 0
-        st.rng = SplitMix64(0)
-        st._current = TERMINAL
-        st._legal = None
-        return st
+    def __init__(self, game: Game, blank: bool = True) -> None:
+        """A blank position (no cards dealt, RNG seeded 0) for `initial` and `from_json` to fill in; with
+        `blank=False` only the game is set (for `clone`, which sets every other field itself)."""
+        self.game = game
+        n = self.players = game.players
+        if not blank:
+            return
+        self.time = [0] * n
+        self.arrival = [0] * n
+        self.place = [START_PLACE] * n
+        self.cards = [()] * n
+        self.tokens = [()] * n
+        self.exhibitions_won = [()] * n
+        self.permits_used = [0] * n
+        self.general_knowledge = [0] * n
+        self.assistants = [0] * n
+        self.shovels = [0] * n
+        self.cars = [0] * n
+        self.zeppelins = [0] * n
+        self.special_permissions = [0] * n
+        self.congresses = [0] * n
+        self.rumors = [0] * n
+        self.artifact_points = [0] * n
+        self.exhibition_points = [0] * n
+        self.books = [0] * (n * N_SITES)
+        self.artifacts = [0] * (n * N_SITES)
+        self.display = [_EMPTY] * DISPLAY_SLOTS
+        self.exhibition_slots = [_EMPTY] * len(EXHIBITION_SLOTS)
+        self.draw_pile = []
+        self.stack3 = []
+        self.stack3_used = False
+        self.discard = []
+        self.bags = list(START_BAGS)
+        self.first_dig_bonus = (1 << N_SITES) - 1
+        self.exchange_run_seat = -1
+        self.exchange_run_count = 0
+        self.arrivals = 0
+        self.rng = SplitMix64(0)
+        self._current = TERMINAL
+        self._legal = None
 
     def clone(self) -> ThebesState:
-        st = _new_state(ThebesState)
-        st.game = self.game
-        st.players = self.players
-        # one C-level map over the mutable lists (tuples inside them are immutable and shared)
-        (st.time, st.arrival, st.place, st.cards, st.tokens, st.exhibitions_won, st.permits_used,
-         st.general_knowledge, st.assistants, st.shovels, st.cars, st.zeppelins, st.special_permissions,
-         st.congresses, st.rumors, st.artifact_points, st.exhibition_points, st.books, st.artifacts,
-         st.display, st.exhibition_slots, st.draw_pile, st.stack3, st.discard, st.bags) = map(_copy_list, (
-            self.time, self.arrival, self.place, self.cards, self.tokens, self.exhibitions_won, self.permits_used,
-            self.general_knowledge, self.assistants, self.shovels, self.cars, self.zeppelins,
-            self.special_permissions, self.congresses, self.rumors, self.artifact_points, self.exhibition_points,
-            self.books, self.artifacts, self.display, self.exhibition_slots, self.draw_pile, self.stack3,
-            self.discard, self.bags))
+        st = ThebesState(self.game, False)
+        # shallow copies of the mutable lists: the tuples inside them (hands, tokens, bags) are immutable and
+        # shared
+        st.time = self.time.copy()
+        st.arrival = self.arrival.copy()
+        st.place = self.place.copy()
+        st.cards = self.cards.copy()
+        st.tokens = self.tokens.copy()
+        st.exhibitions_won = self.exhibitions_won.copy()
+        st.permits_used = self.permits_used.copy()
+        st.general_knowledge = self.general_knowledge.copy()
+        st.assistants = self.assistants.copy()
+        st.shovels = self.shovels.copy()
+        st.cars = self.cars.copy()
+        st.zeppelins = self.zeppelins.copy()
+        st.special_permissions = self.special_permissions.copy()
+        st.congresses = self.congresses.copy()
+        st.rumors = self.rumors.copy()
+        st.artifact_points = self.artifact_points.copy()
+        st.exhibition_points = self.exhibition_points.copy()
+        st.books = self.books.copy()
+        st.artifacts = self.artifacts.copy()
+        st.display = self.display.copy()
+        st.exhibition_slots = self.exhibition_slots.copy()
+        st.draw_pile = self.draw_pile.copy()
+        st.stack3 = self.stack3.copy()
+        st.discard = self.discard.copy()
+        st.bags = self.bags.copy()
         st.stack3_used = self.stack3_used
         st.first_dig_bonus = self.first_dig_bonus
         st.exchange_run_seat = self.exchange_run_seat
@@ -492,7 +511,15 @@ class ThebesState(State):
             return self._retire_problem(p)
         problem = self._travel_card_problem(p, action.flags)
         if problem is None:
-            problem, dest, weeks = _ACTION_PROBLEMS[action.kind](self, p, action)
+            kind = action.kind
+            if kind == TAKE:
+                problem, dest, weeks = self._take_problem(p, action)
+            elif kind == EXHIBIT:
+                problem, dest, weeks = self._exhibit_problem(p, action)
+            elif kind == EXCHANGE:
+                problem, dest, weeks = self._exchange_problem(p, action)
+            else:
+                problem, dest, weeks = self._dig_problem(p, action)
             if problem is None:
                 problem = self._trip_problem(p, dest, action.flags, weeks)
         return problem
@@ -585,11 +612,16 @@ class ThebesState(State):
         return any(a.kind != RETIRE for a in legal)
 
     # ---------------------------------------------------------------------------------------------- apply
-    def apply(self, action: ThebesAction) -> list[Event]:  # type: ignore[override]
-        """Play `action` for the current player; returns the events. Raises IllegalAction (state unchanged)."""
-        reason = self.illegal_reason(action)
-        if reason is not None:
-            raise IllegalAction(action, reason)
+    def apply(self, action: object) -> list[Event]:
+        """Play `action` for the current player; returns the events. Raises IllegalAction (state unchanged),
+        also for what is no Thebes action at all (typed `object`: the compiled engine checks the type of what a
+        typed parameter receives, and would raise TypeError instead)."""
+        legal = self._legal
+        if legal is None or action not in legal:  # a member of the cached legal list needs no other check
+            reason = self.illegal_reason(action)
+            if reason is not None or not isinstance(action, ThebesAction):
+                raise IllegalAction(action, reason or "not a Thebes action")
+        assert isinstance(action, ThebesAction)  # (for the type checker: legal holds only Thebes actions)
         events: list[Event] = []
         self._play(action, events)
         return events
@@ -971,7 +1003,7 @@ class ThebesState(State):
         recomputed from the cards and tokens; a malformed document raises ValueError."""
         if data.get("format") != STATE_FORMAT or data.get("version") != STATE_VERSION:
             raise ValueError(f"not a {STATE_FORMAT} v{STATE_VERSION} document")
-        st = cls._blank(game)
+        st = cls(game)
         try:
             seats = data["seats"]
             if len(seats) != st.players:
@@ -1056,9 +1088,6 @@ class ThebesState(State):
 
 
 KIND_ACTION_NAMES = ("take", "exhibit", "exchange", "dig", "retire")
-#: per action kind: why it is not legal apart from its trip, and its place and own weeks
-_ACTION_PROBLEMS = {TAKE: ThebesState._take_problem, EXHIBIT: ThebesState._exhibit_problem,
-                    EXCHANGE: ThebesState._exchange_problem, DIG: ThebesState._dig_problem}
 _SITE_TOKENS = tuple(sorted(START_BAGS[s] + (BONUS_ARTIFACT_VALUE,)) for s in range(N_SITES))
 
 
