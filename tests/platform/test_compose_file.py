@@ -31,9 +31,15 @@ def test_services_and_their_dependencies():
         assert service["depends_on"]["redis"]["condition"] == "service_healthy"
         assert service["volumes"] == ["/data"]  # each container's own: they share only db, redis and minio
         assert service["depends_on"]["minio"]["condition"] == "service_healthy"
-    assert services["web"]["ports"] == ["127.0.0.1:8000:8000"]  # plain HTTP: for the TLS proxy on the host only
-    assert services["worker"]["privileged"] is True  # bubblewrap and cgroups for the bot sandbox
-    assert [name for name, service in services.items() if service.get("privileged")] == ["worker"]
+    # plain HTTP: for the TLS proxy on the host only (the port may be moved, never the address)
+    assert services["web"]["ports"] == ["127.0.0.1:${ARENA_WEB_PORT:-8000}:8000"]
+    # issue 24: least privilege for the sandbox, never `privileged: true` (refused where a capability is withheld)
+    assert not [name for name, service in services.items() if service.get("privileged")]
+    worker = services["worker"]
+    assert worker["cap_drop"] == ["ALL"]
+    assert set(worker["cap_add"]) == {"SYS_ADMIN", "SETUID", "SETGID", "CHOWN", "FOWNER", "DAC_OVERRIDE", "KILL"}
+    assert "seccomp=unconfined" not in worker["security_opt"] and "seccomp:unconfined" not in worker["security_opt"]
+    assert [name for name, service in services.items() if service.get("cap_add")] == ["worker"]
     assert [name for name, service in services.items() if service.get("user") == "root"] == ["worker"]
     assert set(compose()["volumes"]) == {"pgdata", "redisdata", "miniodata"}  # no volume shared by Arena's services
 
@@ -50,6 +56,9 @@ def test_commands_name_real_entry_points():
     from arena_site.celery import app
     for name in ("worker", "beat"):
         command = services[name]["command"]
+        if command[0] == "arena-worker-init":  # the worker's cgroups made writable first (scripts/worker-init)
+            command = command[1:]
+            assert "COPY scripts/worker-init /usr/local/bin/arena-worker-init" in (ROOT / "Dockerfile").read_text()
         assert command[:5] == ["celery", "--workdir", "platform", "-A", "arena_site"] and command[5] == name
         assert (ROOT / "platform" / "arena_site" / "celery.py").exists()
     assert services["worker"]["command"][services["worker"]["command"].index("-Q") + 1] == "arena,arena-control"
@@ -112,8 +121,12 @@ def test_migrations_run_once_before_web_worker_and_beat():
 
 def test_healthchecks_and_init():
     services = compose()["services"]
-    for name in ARENA_SERVICES:
-        assert services[name]["init"] is True  # reaps the bots' orphans
+    # one init: the image's tini is pid 1 and reaps the bots' orphans; compose's `init: true` would add a second
+    assert '["/usr/bin/tini", "--"' in (ROOT / "Dockerfile").read_text()
+    for name, service in services.items():
+        assert not service.get("init"), name
+        # bounded logs (issue 24): Docker's default json-file keeps every line forever
+        assert service["logging"] == {"driver": "json-file", "options": {"max-size": "10m", "max-file": "3"}}, name
     for name in ("db", "redis", "minio", "web", "worker", "notifier", "beat"):
         check = services[name]["healthcheck"]
         assert check["test"][0] in ("CMD", "CMD-SHELL") and check["interval"] and check["retries"]
@@ -224,7 +237,8 @@ def test_object_storage_is_a_minio_bucket_made_before_anything_uses_it():
 
     services = compose()["services"]
     minio = services["minio"]
-    assert minio["image"].startswith("minio/minio") and minio["command"][0] == "server"
+    # pinned to a release that exists on MinIO's own registry (minio/minio left Docker Hub in 2026)
+    assert re.fullmatch(r"quay\.io/minio/minio:RELEASE\.[0-9TZ:-]+", minio["image"]) and minio["command"][0] == "server"
     assert minio["volumes"] == ["miniodata:/data"] and not minio.get("ports")  # not published outside compose
     assert minio["healthcheck"]["test"] == ["CMD", "mc", "ready", "local"]
     env = services["web"]["environment"]
