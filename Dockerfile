@@ -28,7 +28,6 @@ COPY proto ./proto
 COPY platform ./platform
 COPY bots ./bots
 COPY scripts/build-image ./scripts/build-image
-COPY scripts/worker-init /usr/local/bin/arena-worker-init
 # The bots' runtimes and the built-in C++, Go and Java bots are built here (trusted code; no sandbox during
 # `docker build`) by scripts/build-image, which CI runs too, so that the unprivileged web service finds them built
 # when it registers the built-in bots and never writes under /app.
@@ -43,6 +42,8 @@ RUN --mount=type=secret,id=extra_ca python3 -m venv $VIRTUAL_ENV \
 RUN useradd --system --uid 10001 --user-group --home-dir /app --no-create-home --shell /usr/sbin/nologin arena \
  && mkdir -p /data/storage && chown -R arena:arena /data && chmod 2770 /data /data/storage
 ENV ARENA_STORAGE_DIR=/data/storage ARENA_VAR_DIR=/data
+# the worker's start (docker-compose.yml): its cgroups writable, Docker's /proc masks lifted, for the sandbox
+COPY scripts/worker-init /usr/local/bin/arena-worker-init
 USER arena
 ENTRYPOINT ["/usr/bin/tini", "--", "sh", "-c", "umask 0002 && exec \"$@\"", "arena"]
 EXPOSE 8000

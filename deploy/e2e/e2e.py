@@ -366,7 +366,10 @@ def remote_worker_options() -> list[str]:
         out += ["--cap-add", cap.strip()]
     out += ["--cap-drop", "ALL"]
     for opt in re.findall(r"security_opt: \[([^\]]*)\]", worker)[0].split(","):
-        out += ["--security-opt", opt.strip().strip('"')]
+        opt = opt.strip().strip('"')
+        if opt.startswith("seccomp="):  # a path relative to the compose file
+            opt = f"seccomp={ROOT / opt.split('=', 1)[1]}"
+        out += ["--security-opt", opt]
     return out
 
 
