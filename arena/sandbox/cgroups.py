@@ -118,8 +118,7 @@ def _v1_mount(controller: str) -> Path | None:
 
 
 def _v2_base() -> Path:
-    own = _own_cgroups().get("", "/")
-    return CGROUP_ROOT / own.lstrip("/")
+    return _below(CGROUP_ROOT, _own_cgroups().get("", "/"))
 
 
 def check() -> None:

@@ -226,7 +226,7 @@ def user_part() -> dict:
         check(f"{runtime} bot uploaded through the API", status == 201, f"{status} {content[:300]!r}")
         versions[runtime] = (bot["id"], json.loads(content)["id"])
 
-    for runtime, (bot_id, version_id) in versions.items():
+    for runtime, (_bot_id, version_id) in versions.items():
         def validated(version_id: int = version_id) -> dict | None:
             v = api("GET", f"/api/versions/{version_id}/", token=token)
             return v if v["status"] not in ("pending", "validating", "queued", "building") else None
@@ -373,10 +373,28 @@ def remote_worker_options() -> list[str]:
     return out
 
 
+def finished_count() -> int:
+    return match_rows("print(json.dumps([Match.objects.filter(status='finished').count()]))")[0]
+
+
+def bench_part() -> None:
+    """Matches per minute with 1 and with 3 workers (ARENA_E2E_BENCH_SECONDS each, default 300): a figure, not a
+    check. The machine's load goes into it: compare the two within one run."""
+    window = float(os.environ.get("ARENA_E2E_BENCH_SECONDS", "300"))
+    for workers in (1, 3):
+        compose("up", "-d", "--scale", f"worker={workers}", "worker")
+        wait_for(f"{workers} healthy workers", lambda w=workers: all_healthy(["worker"], {"worker": w}), WAIT_HEALTHY)
+        start = finished_count()
+        time.sleep(window)
+        done = finished_count() - start
+        say(f"TIMING {workers} worker(s): {done} matches finished in {window:.0f} s = {done * 60 / window:.1f}/min")
+    compose("up", "-d", "--scale", "worker=1", "worker")
+
+
 def main() -> int:
     part = sys.argv[1] if len(sys.argv) > 1 else "user"
     try:
-        user_part() if part == "user" else faults_part()
+        {"user": user_part, "faults": faults_part, "bench": bench_part}[part]()
     except CheckFailed as exc:
         if not failed or str(exc) != failed[-1]:
             failed.append(str(exc))
