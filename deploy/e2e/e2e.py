@@ -200,6 +200,9 @@ def user_part() -> dict:
           "sandbox available: bots run confined" in worker_log,
           next((line for line in worker_log.splitlines() if "sandbox" in line), "no sandbox line in the log"))
 
+    wait_for("the first finished match (the built-in bots' ladders)", lambda: finished_count() > 0, WAIT_MATCHES, 5)
+    say(f"TIMING up to the first finished match: {time.time() - up_started:.0f} s")
+
     name = "e2e" + os.urandom(3).hex()
     email = f"{name}@example.org"
     made = api("POST", "/api/auth/signup/", {"username": name, "email": email, "password": PASSWORD}, expect=201)
@@ -289,6 +292,17 @@ def counted_once(match_id: int) -> bool:
 def faults_part() -> None:
     state = json.loads((STATE / "user.json").read_text())
     token = state["token"]
+    # storage that accepts connections and never answers: the web's healthcheck must say so, not "healthy"
+    minio = containers("minio")[0]
+    run([*DOCKER, "pause", minio])
+    try:
+        wait_for("the web to turn unhealthy while the bucket hangs",
+                 lambda: all(health(c) == "unhealthy" for c in containers("web")), WAIT_HEALTHY, 5)
+        check("web unhealthy while it hangs on storage", True)
+    finally:
+        run([*DOCKER, "unpause", minio])
+    wait_for("the web healthy again", lambda: all_healthy(["web"]), WAIT_HEALTHY, 5)
+    check("web healthy again once storage answers", True)
     compose("up", "-d", "--no-recreate", "--scale", "worker=3", "worker")
     wait_for("three healthy workers", lambda: all_healthy(["worker"], {"worker": 3}), WAIT_HEALTHY)
     check("scaled to three workers, all healthy", len(containers("worker")) == 3)

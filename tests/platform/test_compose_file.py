@@ -281,3 +281,33 @@ def test_beats_ticks_have_a_queue_that_no_match_can_hold_up():
     assert routes.pop("match") == "arena"
     assert {"matchmaking.tasks.matchmake", "matches.tasks.recover_stale_matches"} <= set(routes)
     assert set(routes.values()) == {control}, routes
+
+
+def test_the_build_trusts_an_extra_ca_for_one_step_and_keeps_nothing(tmp_path):
+    """Issue 24: behind a TLS-inspecting proxy the image's registry steps trust the build secret `extra_ca`
+    (scripts/with-build-ca): apt, pip and npm see one bundle, the system's certificates then the extra ones, for
+    that step only; without the secret the command runs as it is."""
+    import subprocess
+
+    extra = tmp_path / "extra.pem"
+    extra.write_text("-----BEGIN CERTIFICATE-----\nEXTRA\n-----END CERTIFICATE-----\n")
+    script = str(ROOT / "scripts" / "with-build-ca")
+    show = ("for v in PIP_CERT REQUESTS_CA_BUNDLE SSL_CERT_FILE NODE_EXTRA_CA_CERTS npm_config_cafile; do "
+            "eval echo \\$$v; done; cat \"$APT_CONFIG\"; cat \"$PIP_CERT\" | tail -2 | head -1")
+    out = subprocess.run([script, "sh", "-c", show], env={**os.environ, "ARENA_EXTRA_CA_FILE": str(extra)},
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    bundle = out[0]
+    assert out[:5] == [bundle] * 5 and bundle.startswith("/tmp/build-ca.")
+    assert out[5] == f'Acquire::https::CAInfo "{bundle}";' and out[6] == "EXTRA"
+    assert not Path(bundle).exists(), "the bundle is gone once the step ended: no layer keeps it"
+    failing = subprocess.run([script, "sh", "-c", "exit 3"], env={**os.environ, "ARENA_EXTRA_CA_FILE": str(extra)})
+    assert failing.returncode == 3  # the step's own failure, not hidden
+    plain = subprocess.run([script, "sh", "-c", "echo ${PIP_CERT:-none}"], capture_output=True, text=True,
+                           env={**{k: v for k, v in os.environ.items() if k != "PIP_CERT"},
+                                "ARENA_EXTRA_CA_FILE": str(tmp_path / "missing")}, check=True)
+    assert plain.stdout.strip() == "none"
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    steps = [line for line in dockerfile.splitlines() if line.startswith("RUN")]
+    # every step that reaches a registry (apt, pip, npm through `arena runtimes install`) trusts it; no other
+    assert [("apt-get" in s or "pip install" in s) for s in steps] == ["with-build-ca" in s for s in steps]
+    assert not re.search(r"^(ENV|ARG|COPY).*extra_ca", dockerfile, re.M), "never an argument or a file of the image"
