@@ -353,12 +353,13 @@ def faults_part() -> None:
                 "ARENA_S3_BUCKET": "arena", "ARENA_S3_ENDPOINT_URL": "http://minio:9000",
                 "ARENA_S3_ACCESS_KEY_ID": "arena", "ARENA_S3_SECRET_ACCESS_KEY": "arena-minio-secret",
                 "ARENA_S3_ADDRESSING_STYLE": "path", "ARENA_SANDBOX": "auto", "ARENA_CONTROL_QUEUE": "arena-control",
+                "ARENA_VALIDATION_QUEUE": "arena-validate",
                 "ARENA_HTTPS": "1", "ARENA_DEBUG": "0"})
     env_file.write_text("".join(f"{k}={v}\n" for k, v in env.items()))
     remote = run([*DOCKER, "run", "-d", "--name", "arena-e2e-remote-worker", "--network", network,
                   "--env-file", str(env_file), *remote_worker_options(),
                   "arena:latest", "arena-worker-init", "celery", "--workdir", "platform", "-A", "arena_site", "worker",
-                  "-Q", "arena,arena-control", "--concurrency", "2", "-n", "remote@%h", "--loglevel", "INFO"]).strip()
+                  "-Q", "arena-validate,arena,arena-control", "--concurrency", "2", "-n", "remote@%h", "--loglevel", "INFO"]).strip()
     try:
         compose("stop", "worker")
         remote_host = inspect(remote)["Config"]["Hostname"]

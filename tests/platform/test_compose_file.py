@@ -61,7 +61,10 @@ def test_commands_name_real_entry_points():
             assert "COPY scripts/worker-init /usr/local/bin/arena-worker-init" in (ROOT / "Dockerfile").read_text()
         assert command[:5] == ["celery", "--workdir", "platform", "-A", "arena_site"] and command[5] == name
         assert (ROOT / "platform" / "arena_site" / "celery.py").exists()
-    assert services["worker"]["command"][services["worker"]["command"].index("-Q") + 1] == "arena,arena-control"
+    # uploads' validations first (ARENA_VALIDATION_QUEUE), then matches, then beat's ticks
+    assert services["worker"]["command"][services["worker"]["command"].index("-Q") + 1] == \
+        "arena-validate,arena,arena-control"
+    assert services["worker"]["environment"]["ARENA_VALIDATION_QUEUE"] == "arena-validate"
     assert app.conf.task_default_queue  # the queue the worker listens on is the default queue in production
 
 
@@ -217,7 +220,8 @@ def test_notifications_have_a_queue_and_an_unprivileged_worker_of_their_own():
 
     services = compose()["services"]
     worker, notifier = services["worker"]["command"], services["notifier"]["command"]
-    default, control = worker[worker.index("-Q") + 1].split(",")
+    validate, default, control = worker[worker.index("-Q") + 1].split(",")
+    assert validate == services["worker"]["environment"]["ARENA_VALIDATION_QUEUE"] != default
     assert notifier[notifier.index("-Q") + 1].split(",") == [f"{default}-notify", control]
     assert notifier[:6] == ["celery", "--workdir", "platform", "-A", "arena_site", "worker"]
     assert not services["notifier"].get("privileged") and services["notifier"].get("user") is None
