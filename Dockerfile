@@ -47,5 +47,5 @@ COPY scripts/worker-init /usr/local/bin/arena-worker-init
 USER arena
 ENTRYPOINT ["/usr/bin/tini", "--", "sh", "-c", "umask 0002 && exec \"$@\"", "arena"]
 EXPOSE 8000
-CMD ["gunicorn", "--chdir", "platform", "--bind", "0.0.0.0:8000", "--workers", "3", "--control-socket",
+CMD ["gunicorn", "--chdir", "platform", "--bind", "0.0.0.0:8000", "--workers", "3", "--control-socket", \
      "/data/gunicorn.ctl", "arena_site.wsgi"]
