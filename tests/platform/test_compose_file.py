@@ -315,3 +315,20 @@ def test_the_build_trusts_an_extra_ca_for_one_step_and_keeps_nothing(tmp_path):
     # every step that reaches a registry (apt, pip, npm through `arena runtimes install`) trusts it; no other
     assert [("apt-get" in s or "pip install" in s) for s in steps] == ["with-build-ca" in s for s in steps]
     assert not re.search(r"^(ENV|ARG|COPY).*extra_ca", dockerfile, re.M), "never an argument or a file of the image"
+
+
+def test_built_in_bots_registered_by_the_platform_get_the_trusted_time_limit(monkeypatch, tmp_path):
+    """Issue 24: `register_builtin_bots` builds a built-in bot that is not built yet with the project's own limit
+    (ARENA_TRUSTED_BUILD_TIMEOUT, default an hour), never with the uploads' ARENA_BUILD_TIMEOUT."""
+    from arena import botbuild
+    from botregistry import services
+
+    seen = {}
+    monkeypatch.setattr(botbuild, "ensure_built", lambda folder, **kw: seen.update(kw))
+    monkeypatch.setenv("ARENA_BUILD_TIMEOUT", "1")
+    monkeypatch.delenv("ARENA_TRUSTED_BUILD_TIMEOUT", raising=False)
+    services._build_builtin(tmp_path)
+    assert seen["timeout"] == 3600
+    monkeypatch.setenv("ARENA_TRUSTED_BUILD_TIMEOUT", "7200")
+    services._build_builtin(tmp_path)
+    assert seen["timeout"] == 7200
