@@ -63,7 +63,9 @@ def check(name: str, ok: bool, detail: str = "") -> None:
     else:
         failed.append(name)
         say(f"FAIL {name}{': ' + detail if detail else ''}")
-        raise CheckFailed(f"{name}: {detail}")
+        error = CheckFailed(f"{name}: {detail}")
+        error.recorded = True  # type: ignore[attr-defined]
+        raise error
 
 
 def wait_for(what: str, predicate, timeout: float, interval: float = 3.0):
@@ -411,9 +413,9 @@ def main() -> int:
     try:
         {"user": user_part, "faults": faults_part, "bench": bench_part}[part]()
     except CheckFailed as exc:
-        if not failed or str(exc) != failed[-1]:
+        if not getattr(exc, "recorded", False):  # a wait that gave up: not yet counted
             failed.append(str(exc))
-        say(f"FAIL {exc}")
+            say(f"FAIL {exc}")
     except Exception as exc:  # an unexpected answer: reported as a failure with what it was
         failed.append(repr(exc))
         say(f"FAIL {part}: {exc!r}")
