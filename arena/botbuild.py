@@ -79,6 +79,20 @@ def build_timeout() -> float:
 
 
 BUILD_TIMEOUT_S = build_timeout()  # at import: the CLI's default for --timeout
+TRUSTED_TIMEOUT_ENV = "ARENA_TRUSTED_BUILD_TIMEOUT"
+DEFAULT_TRUSTED_TIMEOUT_S = 3600.0
+
+
+def trusted_build_timeout() -> float:
+    """The time limit of the project's own bots' builds (the built-in bots: trusted code, never held to the
+    limit for strangers' uploads, which a cold C++ build on a busy machine passes): ARENA_TRUSTED_BUILD_TIMEOUT
+    seconds, else an hour, so that a hung build still ends. scripts/build-image uses the same setting."""
+    raw = os.environ.get(TRUSTED_TIMEOUT_ENV, "").strip()
+    try:
+        value = float(raw) if raw else DEFAULT_TRUSTED_TIMEOUT_S
+    except ValueError:
+        raise ValueError(f"{TRUSTED_TIMEOUT_ENV}={raw!r} is not a number of seconds") from None
+    return value if value > 0 else DEFAULT_TRUSTED_TIMEOUT_S
 # A C++ compiler on generated protobuf code wants several hundred MB and many temporary files; one core only.
 BUILD_LIMITS = SandboxLimits(memory_mb=2048, address_space_mb=8192, pids=128, cpu_rate=1.0, cpu_seconds=300,
                              tmp_mb=512, file_mb=512, open_files=1024)

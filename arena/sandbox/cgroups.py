@@ -77,12 +77,37 @@ def _v1_hierarchies() -> dict[str, Path]:
                 f"the cgroup v1 controller '{controller}' is not mounted under {CGROUP_ROOT}; the sandbox needs "
                 "memory, pids, cpu and cpuacct cgroups (or a cgroup v2 host). Use --no-sandbox only for your "
                 "own bot on your own machine.")
-        found[controller] = mount / own[controller].lstrip("/")
+        found[controller] = _below(mount, own[controller])
     for controller in V1_OPTIONAL:
         mount = _v1_mount(controller)
         if mount is not None and controller in own:
-            found[controller] = mount / own[controller].lstrip("/")
+            found[controller] = _below(mount, own[controller])
     return found
+
+
+def _mount_roots() -> dict[str, str]:
+    """mount point -> the path of the file system's tree mounted there (/proc/self/mountinfo's fourth field)."""
+    roots: dict[str, str] = {}
+    try:
+        lines = Path("/proc/self/mountinfo").read_text().splitlines()
+    except OSError:
+        return roots
+    for line in lines:
+        fields = line.split()
+        if len(fields) > 4:
+            roots[fields[4].replace("\\040", " ")] = fields[3]
+    return roots
+
+
+def _below(mount: Path, own: str) -> Path:
+    """The directory of our cgroup `own` (a path from /proc/self/cgroup) in the hierarchy mounted at `mount`.
+    Usually `mount`/`own`; but a container (Docker on cgroup v1, sharing the host's cgroup namespace) sees only its
+    own cgroup, /docker/<id>, mounted at /sys/fs/cgroup/<controller>, while /proc/self/cgroup still names the
+    host's path: then our cgroup is the mount itself (or below it)."""
+    root = _mount_roots().get(str(mount), "/")
+    if root != "/" and (own == root or own.startswith(root.rstrip("/") + "/")):
+        own = own[len(root):]
+    return mount / own.lstrip("/")
 
 
 def _v1_mount(controller: str) -> Path | None:
@@ -93,8 +118,7 @@ def _v1_mount(controller: str) -> Path | None:
 
 
 def _v2_base() -> Path:
-    own = _own_cgroups().get("", "/")
-    return CGROUP_ROOT / own.lstrip("/")
+    return _below(CGROUP_ROOT, _own_cgroups().get("", "/"))
 
 
 def check() -> None:

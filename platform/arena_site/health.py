@@ -22,8 +22,12 @@ from django.http import HttpRequest, HttpResponse
 BEAT_STALE_SECONDS = 300
 
 
-#: Seconds the cache and the object storage have, each, to answer the health check.
-PROBE_SECONDS = 2.0
+#: Seconds the cache and the object storage have, each, to answer the health check (ARENA_HEALTH_PROBE_SECONDS).
+#: Generous: a first S3 request of a process (its client's set-up) took 3 s on a loaded 2-core host, and a check
+#: that fails because the machine is slow restarts nothing but cries wolf; a dependency that hangs never answers.
+PROBE_SECONDS = float(os.environ.get("ARENA_HEALTH_PROBE_SECONDS", "10"))
+#: Seconds the web check waits for /healthz (both probes, the database, and a busy gunicorn's queue).
+WEB_CHECK_SECONDS = 3 * PROBE_SECONDS
 
 
 def _stalled_dependency() -> str | None:
@@ -85,7 +89,7 @@ def web_request(environ: dict[str, str], port: int = 8000) -> urllib.request.Req
 
 def web_ok(environ: dict[str, str]) -> bool:
     try:
-        with urllib.request.urlopen(web_request(environ), timeout=5) as response:  # noqa: S310 (our own URL)
+        with urllib.request.urlopen(web_request(environ), timeout=WEB_CHECK_SECONDS) as response:  # noqa: S310 (our own URL)
             return bool(response.status == 200)
     except OSError:
         return False

@@ -323,6 +323,13 @@ ARENA_CONTROL_QUEUE = os.environ.get("ARENA_CONTROL_QUEUE", "")
 if ARENA_CONTROL_QUEUE:
     CELERY_TASK_ROUTES.update({entry["task"]: {"queue": ARENA_CONTROL_QUEUE}
                                for entry in CELERY_BEAT_SCHEDULE.values()})
+# Validations of uploaded versions on a queue of their own when ARENA_VALIDATION_QUEUE is set (docker-compose:
+# `arena-validate`, consumed first by every worker): an owner's upload never waits behind the ladders' backlog of
+# queued matches (issue 24: on a loaded host 96 match messages stood before two validations for 20 minutes).
+# Unset (`make up`, tests): validations share the matches' queue.
+ARENA_VALIDATION_QUEUE = os.environ.get("ARENA_VALIDATION_QUEUE", "")
+if ARENA_VALIDATION_QUEUE:
+    CELERY_TASK_ROUTES["botregistry.tasks.validate_version"] = {"queue": ARENA_VALIDATION_QUEUE}
 ARENA_VERSION_TESTS_PER_OWNER = _env_int("ARENA_VERSION_TESTS_PER_OWNER", 2)  # running version tests per owner
 
 # --- Arena ----------------------------------------------------------------------------------------------------

@@ -348,7 +348,8 @@ def _build_builtin(folder: Path) -> None:
     otherwise as a plain process: built-in bots are trusted code shipped with Arena."""
     from arena import botbuild
 
-    botbuild.ensure_built(folder, sandbox=sandbox_enabled())  # honours ARENA_SANDBOX like the matches do
+    # honours ARENA_SANDBOX like the matches do; the project's own build is never held to the uploads' limit
+    botbuild.ensure_built(folder, sandbox=sandbox_enabled(), timeout=botbuild.trusted_build_timeout())
 
 
 def register_builtin(folder: Path) -> list[BotVersion]:

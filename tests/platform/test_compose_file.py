@@ -31,9 +31,15 @@ def test_services_and_their_dependencies():
         assert service["depends_on"]["redis"]["condition"] == "service_healthy"
         assert service["volumes"] == ["/data"]  # each container's own: they share only db, redis and minio
         assert service["depends_on"]["minio"]["condition"] == "service_healthy"
-    assert services["web"]["ports"] == ["127.0.0.1:8000:8000"]  # plain HTTP: for the TLS proxy on the host only
-    assert services["worker"]["privileged"] is True  # bubblewrap and cgroups for the bot sandbox
-    assert [name for name, service in services.items() if service.get("privileged")] == ["worker"]
+    # plain HTTP: for the TLS proxy on the host only (the port may be moved, never the address)
+    assert services["web"]["ports"] == ["127.0.0.1:${ARENA_WEB_PORT:-8000}:8000"]
+    # issue 24: least privilege for the sandbox, never `privileged: true` (refused where a capability is withheld)
+    assert not [name for name, service in services.items() if service.get("privileged")]
+    worker = services["worker"]
+    assert worker["cap_drop"] == ["ALL"]
+    assert set(worker["cap_add"]) == {"SYS_ADMIN", "SETUID", "SETGID", "CHOWN", "FOWNER", "DAC_OVERRIDE", "KILL"}
+    assert "seccomp=unconfined" not in worker["security_opt"] and "seccomp:unconfined" not in worker["security_opt"]
+    assert [name for name, service in services.items() if service.get("cap_add")] == ["worker"]
     assert [name for name, service in services.items() if service.get("user") == "root"] == ["worker"]
     assert set(compose()["volumes"]) == {"pgdata", "redisdata", "miniodata"}  # no volume shared by Arena's services
 
@@ -50,9 +56,15 @@ def test_commands_name_real_entry_points():
     from arena_site.celery import app
     for name in ("worker", "beat"):
         command = services[name]["command"]
+        if command[0] == "arena-worker-init":  # the worker's cgroups made writable first (scripts/worker-init)
+            command = command[1:]
+            assert "COPY scripts/worker-init /usr/local/bin/arena-worker-init" in (ROOT / "Dockerfile").read_text()
         assert command[:5] == ["celery", "--workdir", "platform", "-A", "arena_site"] and command[5] == name
         assert (ROOT / "platform" / "arena_site" / "celery.py").exists()
-    assert services["worker"]["command"][services["worker"]["command"].index("-Q") + 1] == "arena,arena-control"
+    # uploads' validations first (ARENA_VALIDATION_QUEUE), then matches, then beat's ticks
+    assert services["worker"]["command"][services["worker"]["command"].index("-Q") + 1] == \
+        "arena-validate,arena,arena-control"
+    assert services["worker"]["environment"]["ARENA_VALIDATION_QUEUE"] == "arena-validate"
     assert app.conf.task_default_queue  # the queue the worker listens on is the default queue in production
 
 
@@ -112,8 +124,12 @@ def test_migrations_run_once_before_web_worker_and_beat():
 
 def test_healthchecks_and_init():
     services = compose()["services"]
-    for name in ARENA_SERVICES:
-        assert services[name]["init"] is True  # reaps the bots' orphans
+    # one init: the image's tini is pid 1 and reaps the bots' orphans; compose's `init: true` would add a second
+    assert '["/usr/bin/tini", "--"' in (ROOT / "Dockerfile").read_text()
+    for name, service in services.items():
+        assert not service.get("init"), name
+        # bounded logs (issue 24): Docker's default json-file keeps every line forever
+        assert service["logging"] == {"driver": "json-file", "options": {"max-size": "10m", "max-file": "3"}}, name
     for name in ("db", "redis", "minio", "web", "worker", "notifier", "beat"):
         check = services[name]["healthcheck"]
         assert check["test"][0] in ("CMD", "CMD-SHELL") and check["interval"] and check["retries"]
@@ -139,7 +155,7 @@ def test_the_image_builds_every_builtin_bot_that_needs_building(tmp_path):
     import subprocess
 
     dockerfile = (ROOT / "Dockerfile").read_text()
-    assert "scripts/build-image" in re.search(r"^RUN python3 -m venv .*?(?=^\S)", dockerfile, re.M | re.S).group(0)
+    assert "scripts/build-image" in re.search(r"^RUN .*?python3 -m venv .*?(?=^\S)", dockerfile, re.M | re.S).group(0)
     assert re.search(r"^COPY scripts/build-image ", dockerfile, re.M)
     assert "arena bot build" not in dockerfile  # one list of steps: the script's
     assert "ARENA=.venv/bin/arena scripts/build-image" in (ROOT / ".ci" / "run").read_text()
@@ -206,7 +222,8 @@ def test_notifications_have_a_queue_and_an_unprivileged_worker_of_their_own():
 
     services = compose()["services"]
     worker, notifier = services["worker"]["command"], services["notifier"]["command"]
-    default, control = worker[worker.index("-Q") + 1].split(",")
+    validate, default, control = worker[worker.index("-Q") + 1].split(",")
+    assert validate == services["worker"]["environment"]["ARENA_VALIDATION_QUEUE"] != default
     assert notifier[notifier.index("-Q") + 1].split(",") == [f"{default}-notify", control]
     assert notifier[:6] == ["celery", "--workdir", "platform", "-A", "arena_site", "worker"]
     assert not services["notifier"].get("privileged") and services["notifier"].get("user") is None
@@ -226,7 +243,8 @@ def test_object_storage_is_a_minio_bucket_made_before_anything_uses_it():
 
     services = compose()["services"]
     minio = services["minio"]
-    assert minio["image"].startswith("minio/minio") and minio["command"][0] == "server"
+    # pinned to a release that exists on MinIO's own registry (minio/minio left Docker Hub in 2026)
+    assert re.fullmatch(r"quay\.io/minio/minio:RELEASE\.[0-9TZ:-]+", minio["image"]) and minio["command"][0] == "server"
     assert minio["volumes"] == ["miniodata:/data"] and not minio.get("ports")  # not published outside compose
     assert minio["healthcheck"]["test"] == ["CMD", "mc", "ready", "local"]
     env = services["web"]["environment"]
@@ -269,3 +287,50 @@ def test_beats_ticks_have_a_queue_that_no_match_can_hold_up():
     assert routes.pop("match") == "arena"
     assert {"matchmaking.tasks.matchmake", "matches.tasks.recover_stale_matches"} <= set(routes)
     assert set(routes.values()) == {control}, routes
+
+
+def test_the_build_trusts_an_extra_ca_for_one_step_and_keeps_nothing(tmp_path):
+    """Issue 24: behind a TLS-inspecting proxy the image's registry steps trust the build secret `extra_ca`
+    (scripts/with-build-ca): apt, pip and npm see one bundle, the system's certificates then the extra ones, for
+    that step only; without the secret the command runs as it is."""
+    import subprocess
+
+    extra = tmp_path / "extra.pem"
+    extra.write_text("-----BEGIN CERTIFICATE-----\nEXTRA\n-----END CERTIFICATE-----\n")
+    script = str(ROOT / "scripts" / "with-build-ca")
+    show = ("for v in PIP_CERT REQUESTS_CA_BUNDLE SSL_CERT_FILE NODE_EXTRA_CA_CERTS npm_config_cafile; do "
+            "eval echo \\$$v; done; cat \"$APT_CONFIG\"; cat \"$PIP_CERT\" | tail -2 | head -1")
+    out = subprocess.run([script, "sh", "-c", show], env={**os.environ, "ARENA_EXTRA_CA_FILE": str(extra)},
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    bundle = out[0]
+    assert out[:5] == [bundle] * 5 and bundle.startswith("/tmp/build-ca.")
+    assert out[5] == f'Acquire::https::CAInfo "{bundle}";' and out[6] == "EXTRA"
+    assert not Path(bundle).exists(), "the bundle is gone once the step ended: no layer keeps it"
+    failing = subprocess.run([script, "sh", "-c", "exit 3"], env={**os.environ, "ARENA_EXTRA_CA_FILE": str(extra)})
+    assert failing.returncode == 3  # the step's own failure, not hidden
+    plain = subprocess.run([script, "sh", "-c", "echo ${PIP_CERT:-none}"], capture_output=True, text=True,
+                           env={**{k: v for k, v in os.environ.items() if k != "PIP_CERT"},
+                                "ARENA_EXTRA_CA_FILE": str(tmp_path / "missing")}, check=True)
+    assert plain.stdout.strip() == "none"
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    steps = [line for line in dockerfile.splitlines() if line.startswith("RUN")]
+    # every step that reaches a registry (apt, pip, npm through `arena runtimes install`) trusts it; no other
+    assert [("apt-get" in s or "pip install" in s) for s in steps] == ["with-build-ca" in s for s in steps]
+    assert not re.search(r"^(ENV|ARG|COPY).*extra_ca", dockerfile, re.M), "never an argument or a file of the image"
+
+
+def test_built_in_bots_registered_by_the_platform_get_the_trusted_time_limit(monkeypatch, tmp_path):
+    """Issue 24: `register_builtin_bots` builds a built-in bot that is not built yet with the project's own limit
+    (ARENA_TRUSTED_BUILD_TIMEOUT, default an hour), never with the uploads' ARENA_BUILD_TIMEOUT."""
+    from arena import botbuild
+    from botregistry import services
+
+    seen = {}
+    monkeypatch.setattr(botbuild, "ensure_built", lambda folder, **kw: seen.update(kw))
+    monkeypatch.setenv("ARENA_BUILD_TIMEOUT", "1")
+    monkeypatch.delenv("ARENA_TRUSTED_BUILD_TIMEOUT", raising=False)
+    services._build_builtin(tmp_path)
+    assert seen["timeout"] == 3600
+    monkeypatch.setenv("ARENA_TRUSTED_BUILD_TIMEOUT", "7200")
+    services._build_builtin(tmp_path)
+    assert seen["timeout"] == 7200

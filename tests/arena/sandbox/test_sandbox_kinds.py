@@ -41,6 +41,24 @@ def test_a_v1_host_gets_cgroups_v1(v1):
     assert cg.dirs["cpu"] == cg.dirs["cpuacct"]  # one hierarchy for both
 
 
+def test_in_a_docker_container_on_v1_the_bots_cgroups_go_under_the_containers_own(v1, monkeypatch):
+    """Docker on cgroup v1 mounts only the container's own cgroup, /docker/<id> of the host's hierarchy, at
+    /sys/fs/cgroup/<controller>, while /proc/self/cgroup names the host's path (issue 24): the bots' cgroups
+    are made in the mount itself, not under a /docker/<id> folder that does not exist in the container."""
+    own = "/docker/4f2a9c"
+    monkeypatch.setattr(cgroups, "_own_cgroups", lambda: dict.fromkeys(("memory", "pids", "cpu", "cpuacct",
+                                                                          "freezer"), own + "/celery"))
+    monkeypatch.setattr(cgroups, "_mount_roots",
+                        lambda: {str((v1 / h).resolve()): own for h in ("memory", "pids", "cpu,cpuacct", "freezer")})
+    cg = cgroups.BotCgroups.locate("2900010")
+    assert cg.dirs["memory"] == (v1 / "memory").resolve() / "celery" / "arena" / "arena-2900010"
+    assert cg.dirs["cpu"] == (v1 / "cpu,cpuacct").resolve() / "celery" / "arena" / "arena-2900010"
+    # a process outside the mounted tree (no container) keeps the host's path below the mount
+    monkeypatch.setattr(cgroups, "_mount_roots", lambda: {})
+    assert cgroups.BotCgroups.locate("2900010").dirs["pids"] == (v1 / "pids").resolve() / own.lstrip("/") / \
+        "celery" / "arena" / "arena-2900010"
+
+
 def test_a_v2_host_gets_cgroups_v2(unified):
     cg = cgroups.BotCgroups.locate("2900010")
     assert isinstance(cg, cgroups.CgroupsV2) and cg.v2

@@ -1,0 +1,427 @@
+"""The user-level end-to-end test of docker-compose.yml, against a running stack (started by scripts/compose-e2e).
+
+    python3 deploy/e2e/e2e.py user     the stack as a user meets it: services healthy, sign-up with the mailed
+                                       link, a Python and a C++ bot uploaded through the API and validated in the
+                                       worker's sandbox, ladder matches finished, a replay read through the web
+                                       from the bucket, /metrics with its token
+    python3 deploy/e2e/e2e.py faults   the same stack hurt: three workers, one killed mid-match (the match is
+                                       played again elsewhere and counted once), broker and database restarted,
+                                       `down` then `up` (the volumes keep the data), a worker started by hand on
+                                       the compose network as on another machine (platform/README.md)
+
+Plain Python 3 (no packages): it runs on any Docker host. It reads its settings from the environment that
+scripts/compose-e2e sets: ARENA_E2E_COMPOSE (the compose command with its project and files), ARENA_E2E_DOCKER
+(the docker command), ARENA_WEB_PORT, ARENA_METRICS_TOKEN, ARENA_E2E_STATE (a folder for what it keeps between
+its two parts). Every wait is generous and says what it waited for: a slow machine makes it slower, never
+failing. It prints one line per check and ends with "compose-e2e: N passed, N failed".
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPOSE = shlex.split(os.environ.get("ARENA_E2E_COMPOSE", "docker compose"))
+DOCKER = shlex.split(os.environ.get("ARENA_E2E_DOCKER", "docker"))
+PORT = int(os.environ.get("ARENA_WEB_PORT", "8000"))
+BASE = f"http://127.0.0.1:{PORT}"
+HOST = "localhost"  # ARENA_ALLOWED_HOSTS of the stack
+STATE = Path(os.environ.get("ARENA_E2E_STATE", "/tmp/arena-compose-e2e"))
+PASSWORD = "correct horse battery staple 42"
+# Generous: a cold C++ build in the sandbox and the first matches on a loaded 2-core machine take minutes.
+WAIT_HEALTHY = 900.0
+WAIT_VALIDATED = 1200.0
+WAIT_MATCHES = 1200.0
+
+passed: list[str] = []
+failed: list[str] = []
+
+
+class CheckFailed(AssertionError):
+    pass
+
+
+def say(message: str) -> None:
+    print(f"[compose-e2e {time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+def check(name: str, ok: bool, detail: str = "") -> None:
+    if ok:
+        passed.append(name)
+        say(f"PASS {name}{': ' + detail if detail else ''}")
+    else:
+        failed.append(name)
+        say(f"FAIL {name}{': ' + detail if detail else ''}")
+        error = CheckFailed(f"{name}: {detail}")
+        error.recorded = True  # type: ignore[attr-defined]
+        raise error
+
+
+def wait_for(what: str, predicate, timeout: float, interval: float = 3.0):
+    """predicate() until it returns something true; its value. Raises CheckFailed naming `what` on time-out."""
+    started = time.monotonic()
+    last_note = started
+    while True:
+        value = predicate()
+        if value:
+            return value
+        now = time.monotonic()
+        if now - started > timeout:
+            raise CheckFailed(f"gave up after {timeout:.0f} s waiting for {what}")
+        if now - last_note > 60:
+            say(f"... still waiting for {what} ({now - started:.0f} s)")
+            last_note = now
+        time.sleep(interval)
+
+
+# --- the engine -----------------------------------------------------------------------------------------------
+
+def run(cmd: list[str], check_rc: bool = True, timeout: float = 600) -> str:
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if check_rc and proc.returncode != 0:
+        raise CheckFailed(f"{shlex.join(cmd)} exited {proc.returncode}: {proc.stderr.strip()[-2000:]}")
+    return proc.stdout
+
+
+def compose(*args: str, timeout: float = 900) -> str:
+    return run([*COMPOSE, *args], timeout=timeout)
+
+
+def containers(service: str) -> list[str]:
+    return [c for c in compose("ps", "-q", service).split() if c]
+
+
+def inspect(container: str) -> dict:
+    return json.loads(run([*DOCKER, "inspect", container]))[0]
+
+
+def health(container: str) -> str:
+    state = inspect(container)["State"]
+    return state.get("Health", {}).get("Status") or state["Status"]
+
+
+def all_healthy(services: list[str], count: dict[str, int] | None = None) -> bool:
+    for service in services:
+        ids = containers(service)
+        want = (count or {}).get(service, 1)
+        if len(ids) < want or any(health(c) != "healthy" for c in ids):
+            return False
+    return True
+
+
+def logs(service: str) -> str:
+    return compose("logs", "--no-color", service)
+
+
+def manage_shell(code: str) -> str:
+    """Python run by `manage.py shell` in the web container (the platform's own view of its data)."""
+    return compose("exec", "-T", "web", "python", "manage.py", "shell", "-c", code)
+
+
+# --- the web, as a user's client --------------------------------------------------------------------------------
+
+def http(method: str, path: str, body: dict | bytes | None = None, token: str | None = None,
+         headers: dict[str, str] | None = None, content_type: str | None = None,
+         timeout: float = 60) -> tuple[int, bytes, dict[str, str]]:
+    """One request to the stack's web service, as the TLS proxy in front of it would pass it on."""
+    data = None
+    hdrs = {"Host": HOST, "X-Forwarded-Proto": "https", **(headers or {})}
+    if isinstance(body, dict):
+        data = json.dumps(body).encode()
+        hdrs["Content-Type"] = "application/json"
+    elif body is not None:
+        data = body
+        hdrs["Content-Type"] = content_type or "application/octet-stream"
+    if token:
+        hdrs["Authorization"] = f"Token {token}"
+    request = urllib.request.Request(BASE + path, data=data, headers=hdrs, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, response.read(), dict(response.headers)
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read(), dict(exc.headers)
+
+
+def api(method: str, path: str, body: dict | None = None, token: str | None = None, expect: int = 200) -> dict:
+    status, content, _ = http(method, path, body, token)
+    if status != expect:
+        raise CheckFailed(f"{method} {path} answered {status}, not {expect}: {content[:1000]!r}")
+    return json.loads(content) if content else {}
+
+
+def multipart(field: str, filename: str, data: bytes) -> tuple[bytes, str]:
+    boundary = "arena-e2e-" + os.urandom(8).hex()
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{filename}\"\r\n"
+            f"Content-Type: application/zip\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+    return body, f"multipart/form-data; boundary={boundary}"
+
+
+def bot_zip(source: Path, name: str) -> bytes:
+    """A built-in bot's sources under a new name (what an author would upload; no build output)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(source.rglob("*")):
+            rel = path.relative_to(source)
+            if not path.is_file() or rel.parts[0] in ("build", "__pycache__") or "__pycache__" in rel.parts:
+                continue
+            data = path.read_bytes()
+            if rel.as_posix() == "bot.toml":
+                data = re.sub(rb'(?m)^name *= *"[^"]*"', f'name = "{name}"'.encode(), data)
+                data = re.sub(rb'(?m)^games *= *\[[^\]]*\]', b'games = ["thebes"]', data)
+            archive.writestr(rel.as_posix(), data)
+    return buf.getvalue()
+
+
+def finished_matches(token: str, bot: int) -> list[dict]:
+    return api("GET", f"/api/matches/?bot={bot}&status=finished&page_size=100", token=token)["results"]
+
+
+# --- the user's path ------------------------------------------------------------------------------------------
+
+def user_part() -> dict:
+    up_started = float(os.environ.get("ARENA_E2E_UP_STARTED", time.time()))
+    migrate = [c for c in compose("ps", "-a", "-q", "migrate").split() if c]
+    check("migrate ran once and exited 0", len(migrate) == 1 and inspect(migrate[0])["State"]["ExitCode"] == 0
+          and inspect(migrate[0])["State"]["Status"] == "exited", "the ladders and built-in bots are registered")
+    services = ["web", "worker", "notifier", "beat"]
+    wait_for("web, worker, notifier and beat to be healthy", lambda: all_healthy(services), WAIT_HEALTHY)
+    check("web, worker, notifier and beat healthy", True)
+    worker_log = logs("worker")
+    check("the worker can sandbox (bubblewrap, cgroups, uids inside its container)",
+          "sandbox available: bots run confined" in worker_log,
+          next((line for line in worker_log.splitlines() if "sandbox" in line), "no sandbox line in the log"))
+
+    wait_for("the first finished match (the built-in bots' ladders)", lambda: finished_count() > 0, WAIT_MATCHES, 5)
+    say(f"TIMING up to the first finished match: {time.time() - up_started:.0f} s")
+
+    name = "e2e" + os.urandom(3).hex()
+    email = f"{name}@example.org"
+    made = api("POST", "/api/auth/signup/", {"username": name, "email": email, "password": PASSWORD}, expect=201)
+    token = made["token"]
+    check("sign-up through the API", made.get("email_verified") is False, f"user {name}")
+
+    def mailed_key() -> str | None:
+        found = re.findall(r"/accounts/confirm-email/([^/\s]+)/", logs("mailsink"))
+        return found[-1] if found else None
+
+    key = wait_for(f"the verification mail to {email} in the mail sink", mailed_key, 300)
+    verified = api("POST", "/api/auth/email/verify/", {"key": key})
+    me = api("GET", "/api/auth/me/", token=token)
+    check("address verified with the mailed link", verified.get("verified") is True
+          and me.get("email_verification_pending") is False)
+
+    versions = {}
+    for runtime, source in (("python", ROOT / "bots/python/random"), ("cpp", ROOT / "bots/cpp/random")):
+        bot_name = f"{name}-{runtime}"
+        bot = api("POST", "/api/bots/", {"name": bot_name, "game": "thebes"}, token=token, expect=201)
+        body, ctype = multipart("archive", f"{bot_name}.zip", bot_zip(source, bot_name))
+        status, content, _ = http("POST", f"/api/bots/{bot['id']}/versions/", body, token, content_type=ctype,
+                                  timeout=300)
+        check(f"{runtime} bot uploaded through the API", status == 201, f"{status} {content[:300]!r}")
+        versions[runtime] = (bot["id"], json.loads(content)["id"])
+
+    for runtime, (_bot_id, version_id) in versions.items():
+        def validated(version_id: int = version_id) -> dict | None:
+            v = api("GET", f"/api/versions/{version_id}/", token=token)
+            return v if v["status"] not in ("pending", "validating", "queued", "building") else None
+
+        v = wait_for(f"the {runtime} bot's validation in the worker", validated, WAIT_VALIDATED)
+        check(f"{runtime} bot validated in the worker's sandbox", v["status"] == "ready",
+              f"status {v['status']} {v.get('status_reason', '')}")
+
+    first_finished: dict[str, float] = {}
+    for runtime, (bot_id, _) in versions.items():
+        got = wait_for(f"a finished ladder match of the {runtime} bot",
+                       lambda bot_id=bot_id: finished_matches(token, bot_id), WAIT_MATCHES, interval=5)
+        first_finished[runtime] = time.time()
+        check(f"ladder match of the {runtime} bot finished", bool(got), f"match {got[0]['id']}")
+    match = finished_matches(token, versions["cpp"][0])[0]
+    status, content, headers = http("GET", f"/api/matches/{match['id']}/replay/", token=token)
+    body = content
+    if content[:2] == b"\x1f\x8b":
+        import gzip
+        body = gzip.decompress(content)
+    replay = json.loads(body) if status == 200 else {}
+    check("replay downloaded through the web from the bucket", status == 200 and bool(replay),
+          f"{status}, {len(content)} bytes")
+    status, content, _ = http("GET", "/metrics", headers={"Authorization": f"Bearer {os.environ['ARENA_METRICS_TOKEN']}"})
+    refused, _, _ = http("GET", "/metrics")
+    check("/metrics answers with the token and refuses without it",
+          status == 200 and b"arena_" in content and refused in (401, 403, 404), f"{status} / {refused}")
+    timing = min(first_finished.values()) - up_started
+    say(f"TIMING up to the first finished match of an uploaded bot: {timing:.0f} s")
+    state = {"token": token, "name": name, "versions": versions}
+    STATE.mkdir(parents=True, exist_ok=True)
+    (STATE / "user.json").write_text(json.dumps(state))
+    return state
+
+
+# --- faults -----------------------------------------------------------------------------------------------------
+
+def match_rows(code: str) -> list:
+    out = manage_shell("import json\nfrom matches.models import Match\n" + code)
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def counted_once(match_id: int) -> bool:
+    """The match finished and its result was applied once: each seat's ladder entry counts exactly the bot's
+    finished rated matches of that ladder."""
+    rows = match_rows(
+        "from ladders.models import LadderEntry\n"
+        f"m = Match.objects.get(id={match_id})\n"
+        "out = [m.status]\n"
+        "for p in m.participants.all():\n"
+        "    e = LadderEntry.objects.filter(ladder=m.ladder, bot=p.bot).first()\n"
+        "    n = Match.objects.filter(ladder=m.ladder, rated=True, status='finished', participants__bot=p.bot)"
+        ".distinct().count()\n"
+        "    out.append([getattr(e, 'games', None), n])\n"
+        "print(json.dumps(out))")
+    say(f"match {match_id}: {rows}")
+    return rows[0] == "finished" and all(games == n for games, n in rows[1:])
+
+
+def faults_part() -> None:
+    state = json.loads((STATE / "user.json").read_text())
+    token = state["token"]
+    # storage that accepts connections and never answers: the web's healthcheck must say so, not "healthy"
+    minio = containers("minio")[0]
+    run([*DOCKER, "pause", minio])
+    try:
+        wait_for("the web to turn unhealthy while the bucket hangs",
+                 lambda: all(health(c) == "unhealthy" for c in containers("web")), WAIT_HEALTHY, 5)
+        check("web unhealthy while it hangs on storage", True)
+    finally:
+        run([*DOCKER, "unpause", minio])
+    wait_for("the web healthy again", lambda: all_healthy(["web"]), WAIT_HEALTHY, 5)
+    check("web healthy again once storage answers", True)
+    compose("up", "-d", "--no-recreate", "--scale", "worker=3", "worker")
+    wait_for("three healthy workers", lambda: all_healthy(["worker"], {"worker": 3}), WAIT_HEALTHY)
+    check("scaled to three workers, all healthy", len(containers("worker")) == 3)
+
+    def running_on_a_worker() -> tuple[int, str] | None:
+        rows = match_rows("print(json.dumps(list(Match.objects.filter(status='running').exclude(worker='')"
+                          ".values_list('id', 'worker'))))")
+        by_host = {inspect(c)["Config"]["Hostname"]: c for c in containers("worker")}
+        for match_id, worker in rows:
+            host = worker.split("@", 1)[-1]
+            if host in by_host:
+                return match_id, by_host[host]
+        return None
+
+    match_id, victim = wait_for("a match running on one of the workers", running_on_a_worker, WAIT_MATCHES, 1)
+    run([*DOCKER, "kill", victim])
+    say(f"killed worker container {victim[:12]} while it played match {match_id}")
+    wait_for(f"match {match_id} to finish on another worker", lambda: match_rows(
+        f"print(json.dumps([Match.objects.get(id={match_id}).status]))") == ["finished"], WAIT_MATCHES, 5)
+    check("the match of the killed worker finished elsewhere and was counted once", counted_once(match_id),
+          f"match {match_id}")
+    compose("up", "-d", "--scale", "worker=1", "worker")
+
+    before = len(finished_matches(token, state["versions"]["python"][0]))
+    compose("restart", "redis", "db")
+    wait_for("db and redis healthy again", lambda: all_healthy(["db", "redis"]), WAIT_HEALTHY)
+    wait_for("a new finished match after the broker and the database restarted",
+             lambda: len(finished_matches(token, state["versions"]["python"][0])) > before, WAIT_MATCHES, 5)
+    check("broker and database restarted: nothing lost, matches go on", api("GET", "/api/auth/me/", token=token)
+          ["username"] == state["name"])
+
+    kept = len(finished_matches(token, state["versions"]["python"][0]))
+    compose("down", timeout=900)
+    compose("up", "-d", timeout=1800)
+    wait_for("web, worker, notifier and beat healthy after down and up",
+             lambda: all_healthy(["web", "worker", "notifier", "beat"]), WAIT_HEALTHY)
+    login = api("POST", "/api/auth/login/", {"username": state["name"], "password": PASSWORD})
+    check("down then up: accounts, bots and matches kept in the volumes",
+          bool(login.get("token")) and len(finished_matches(login["token"], state["versions"]["python"][0])) >= kept,
+          f"{kept} finished matches before")
+
+    # A worker on "another machine": started by hand from the image, joined to the compose network only
+    # (platform/README.md, "Deploy on several machines"), the compose workers stopped so that only it can play.
+    network = next(iter(inspect(containers("web")[0])["NetworkSettings"]["Networks"]))
+    env_file = STATE / "remote-worker.env"
+    env = {k: os.environ[k] for k in ("ARENA_SECRET_KEY", "ARENA_ALLOWED_HOSTS", "ARENA_METRICS_TOKEN")}
+    env.update({"DATABASE_URL": "postgres://arena:arena@db:5432/arena", "CELERY_BROKER_URL": "redis://redis:6379/0",
+                "ARENA_S3_BUCKET": "arena", "ARENA_S3_ENDPOINT_URL": "http://minio:9000",
+                "ARENA_S3_ACCESS_KEY_ID": "arena", "ARENA_S3_SECRET_ACCESS_KEY": "arena-minio-secret",
+                "ARENA_S3_ADDRESSING_STYLE": "path", "ARENA_SANDBOX": "auto", "ARENA_CONTROL_QUEUE": "arena-control",
+                "ARENA_VALIDATION_QUEUE": "arena-validate",
+                "ARENA_HTTPS": "1", "ARENA_DEBUG": "0"})
+    env_file.write_text("".join(f"{k}={v}\n" for k, v in env.items()))
+    remote = run([*DOCKER, "run", "-d", "--name", "arena-e2e-remote-worker", "--network", network,
+                  "--env-file", str(env_file), *remote_worker_options(),
+                  "arena:latest", "arena-worker-init", "celery", "--workdir", "platform", "-A", "arena_site", "worker",
+                  "-Q", "arena-validate,arena,arena-control", "--concurrency", "2", "-n", "remote@%h", "--loglevel", "INFO"]).strip()
+    try:
+        compose("stop", "worker")
+        remote_host = inspect(remote)["Config"]["Hostname"]
+        done = wait_for("a match played by the separately started worker", lambda: match_rows(
+            f"print(json.dumps(list(Match.objects.filter(status='finished', worker__endswith='@{remote_host}')"
+            ".values_list('id', flat=True)[:1])))"), WAIT_MATCHES, 5)
+        check("a worker started on its own, joined to the network, plays matches", bool(done), f"match {done[0]}")
+    finally:
+        run([*DOCKER, "rm", "-f", remote], check_rc=False)
+        compose("start", "worker")
+
+
+def remote_worker_options() -> list[str]:
+    """The worker's privileges of docker-compose.yml as `docker run` options (platform/README.md)."""
+    out = ["--user", "root"]
+    spec = (ROOT / "docker-compose.yml").read_text()
+    worker = spec[spec.index("\n  worker:"):spec.index("\n  notifier:")]
+    for cap in re.findall(r"cap_add: \[([^\]]*)\]", worker)[0].split(","):
+        out += ["--cap-add", cap.strip()]
+    out += ["--cap-drop", "ALL"]
+    for opt in re.findall(r"security_opt: \[([^\]]*)\]", worker)[0].split(","):
+        opt = opt.strip().strip('"')
+        if opt.startswith("seccomp="):  # a path relative to the compose file
+            opt = f"seccomp={ROOT / opt.split('=', 1)[1]}"
+        out += ["--security-opt", opt]
+    return out
+
+
+def finished_count() -> int:
+    return match_rows("print(json.dumps([Match.objects.filter(status='finished').count()]))")[0]
+
+
+def bench_part() -> None:
+    """Matches per minute with 1 and with 3 workers (ARENA_E2E_BENCH_SECONDS each, default 300): a figure, not a
+    check. The machine's load goes into it: compare the two within one run."""
+    window = float(os.environ.get("ARENA_E2E_BENCH_SECONDS", "300"))
+    for workers in (1, 3):
+        compose("up", "-d", "--scale", f"worker={workers}", "worker")
+        wait_for(f"{workers} healthy workers", lambda w=workers: all_healthy(["worker"], {"worker": w}), WAIT_HEALTHY)
+        start = finished_count()
+        time.sleep(window)
+        done = finished_count() - start
+        say(f"TIMING {workers} worker(s): {done} matches finished in {window:.0f} s = {done * 60 / window:.1f}/min")
+    compose("up", "-d", "--scale", "worker=1", "worker")
+
+
+def main() -> int:
+    part = sys.argv[1] if len(sys.argv) > 1 else "user"
+    try:
+        {"user": user_part, "faults": faults_part, "bench": bench_part}[part]()
+    except CheckFailed as exc:
+        if not getattr(exc, "recorded", False):  # a wait that gave up: not yet counted
+            failed.append(str(exc))
+            say(f"FAIL {exc}")
+    except Exception as exc:  # an unexpected answer: reported as a failure with what it was
+        failed.append(repr(exc))
+        say(f"FAIL {part}: {exc!r}")
+    print(f"compose-e2e {part}: {len(passed)} passed, {len(failed)} failed", flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
