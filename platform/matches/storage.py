@@ -40,7 +40,7 @@ from django.conf import settings
 
 from arena import replay as replays
 from arena.match.types import MatchResult
-from arena_site import objects
+from arena_site import disk_reports, objects
 from matches.models import Match
 
 log = logging.getLogger("arena.platform")
@@ -61,24 +61,27 @@ def temp_dir() -> Path:
 
 
 def free_megabytes() -> float | None:
-    """Free space of the working folder's file system (None if it cannot be read)."""
-    folder = storage_dir()
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent
-    try:
-        return shutil.disk_usage(folder).free / (1024 * 1024)
-    except OSError:
-        return None
+    """Free space of this process's working folder's file system (None if it cannot be read)."""
+    return disk_reports.free_megabytes(storage_dir())
 
 
 def storage_low() -> str | None:
-    """Why matchmaking should pause, or None when storage is fine: free space of the working folder below
-    ARENA_STORAGE_MIN_FREE_MB, or ARENA_UNWRITTEN_REPLAYS_PAUSE replays waiting in the database because storage
-    refused them (how a failing object store shows: it has no free space to read)."""
-    free = free_megabytes()
+    """Why matchmaking should pause, or None when storage is fine: the free space a worker reported for its
+    working folder (`arena_site.disk_reports`: the disks matches are written on, not this process's) below
+    ARENA_STORAGE_MIN_FREE_MB — this process's own folder only when no worker reported lately (one machine
+    before its first worker is ready) — or ARENA_UNWRITTEN_REPLAYS_PAUSE replays waiting in the database because
+    storage refused them (how a failing object store shows: it has no free space to read)."""
     floor = settings.ARENA_STORAGE_MIN_FREE_MB
-    if free is not None and free < floor:
-        return f"storage low: {free:.0f} MB free in {storage_dir()}, below ARENA_STORAGE_MIN_FREE_MB={floor}"
+    reports = disk_reports.recent()
+    if reports:
+        machine, folder, free = reports[0]  # the lowest
+        if free < floor:
+            return (f"storage low: {free:.0f} MB free in {folder} on worker {machine}, below "
+                    f"ARENA_STORAGE_MIN_FREE_MB={floor}")
+    else:
+        own = free_megabytes()
+        if own is not None and own < floor:
+            return f"storage low: {own:.0f} MB free in {storage_dir()}, below ARENA_STORAGE_MIN_FREE_MB={floor}"
     waiting = Match.objects.filter(unwritten_replay__isnull=False).count()
     if waiting >= settings.ARENA_UNWRITTEN_REPLAYS_PAUSE:
         return (f"storage failing: {waiting} replays wait in the database for storage to take them "
@@ -364,11 +367,13 @@ def _sweep_after_request(**_: object) -> None:
 
 @worker_ready.connect
 def _sweep_when_worker_ready(**_: object) -> None:
-    """A worker sweeps its machine's folder as it starts (the pool's processes share it)."""
+    """A worker sweeps its machine's folder as it starts (the pool's processes share it) and reports its free
+    space (`arena_site.disk_reports`)."""
     try:
         sweep_local()
     except Exception:
         log.exception("sweeping the working folder at start failed")
+    disk_reports.report(force=True)
 
 
 @task_postrun.connect
@@ -377,3 +382,4 @@ def _sweep_after_task(**_: object) -> None:
         sweep_local_if_due()
     except Exception:
         log.exception("sweeping the working folder failed")
+    disk_reports.report()

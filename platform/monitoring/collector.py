@@ -257,6 +257,13 @@ def dependencies() -> Iterator[Metric]:
         disk = GaugeMetricFamily("arena_storage_free_bytes", "Free space of this process's working folder.")
         disk.add_metric([], free * 1024 * 1024)
         yield disk
+    from arena_site.disk_reports import recent
+
+    workers = GaugeMetricFamily("arena_worker_free_bytes", "Free space of each worker machine's working folder, as "
+                                "reported in the last 10 minutes.", labels=["machine", "folder"])
+    for machine, folder, free_mb in recent():
+        workers.add_metric([machine, folder], free_mb * 1024 * 1024)
+    yield workers
     unwritten = GaugeMetricFamily("arena_unwritten_replays",
                                   "Finished matches whose replay waits in the database because storage refused it.")
     unwritten.add_metric([], Match.objects.filter(unwritten_replay__isnull=False).count())
