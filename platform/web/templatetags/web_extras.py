@@ -179,3 +179,14 @@ def owner_link(user) -> SafeString:
     if is_deleted(user):
         return mark_safe(escape(DELETED_NAME))
     return mark_safe(f'<a href="{escape(reverse("web:user", args=[user.username]))}">{escape(user.username)}</a>')
+
+
+_MATCH_PATH = re.compile(r"\(/matches/(\d+)/\)")
+
+
+@register.filter
+def match_links(text: str) -> SafeString:
+    """A status reason with the match pages it names (`(/matches/<id>/)`, as the suspension rule writes them) as
+    links; everything else escaped."""
+    escaped = str(escape(text or ""))
+    return mark_safe(_MATCH_PATH.sub(lambda m: f'(<a href="/matches/{m[1]}/">its page</a>)', escaped))  # noqa: S308  # escaped above
