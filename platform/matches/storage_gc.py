@@ -2,7 +2,7 @@
 [--dry-run]` by hand).
 
 What goes, from the storage (`arena_site.objects`: the folder or the S3 bucket):
-- **Uploaded archives** `bots/<bot>/uploads/<random>/archive.*` (`BotVersion.archive_path`; before, 
+- **Uploaded archives** `bots/<bot>/uploads/<random>/archive.*` (`BotVersion.archive_path`; before,
   `bots/<bot>/<n>/archive.*` and, on an install older than stored packages, the folder of version n beside it,
   `bots/<bot>/<n>/package/`): each belongs to one version, so it goes when that version is gone (its row deleted,
   or never committed: an upload stores its archive before it locks the bot's row, `botregistry.services`) or its
