@@ -237,7 +237,7 @@ def record_result(match_id: int, result: MatchResult | Mapping[str, Any], replay
             if replay_tmp is not None and logs_tmp is not None:
                 replay_tmp.unlink(missing_ok=True)
                 logs_tmp.unlink(missing_ok=True)
-            transaction.on_commit(staged.discard)
+            transaction.on_commit(lambda: staged.discard(match_id))
             return False
         if typed.void:
             if replay_tmp is not None and logs_tmp is not None:  # a void match has no replay; its logs say

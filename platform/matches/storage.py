@@ -106,10 +106,17 @@ class StagedReplay:
         else:
             match.unwritten_replay, match.unwritten_logs = self.unwritten_replay, self.unwritten_logs
 
-    def discard(self) -> None:
+    def discard(self, match_id: int) -> None:
         """The run's result was not recorded (the match ended meanwhile, or was taken over): remove what was put
-        (best effort: what stays is an object no match references, for the garbage collection)."""
+        (best effort: what stays is an object no match references, for the garbage collection), unless the match
+        recorded the very same name (another run's identical bytes)."""
+        from arena.botlogs import logs_path
+
+        recorded = Match.objects.filter(pk=match_id).values_list("replay_path", flat=True).first() or ""
+        keep = {recorded, logs_path(recorded).as_posix()} if recorded else set()
         for name in self.stored:
+            if name in keep:
+                continue
             try:
                 objects.delete(name)
             except Exception as exc:  # OSError, botocore's errors, StorageTimeout

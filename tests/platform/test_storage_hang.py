@@ -160,3 +160,44 @@ def test_every_storage_call_is_bounded_on_a_hung_file_system_too(settings, tmp_p
         time.sleep(0.05)
     objects.put_bytes("replays/0000/2.replay.json.gz", b"y")  # and calls work again
     assert (tmp_path / "storage" / "replays" / "0000" / "2.replay.json.gz").read_bytes() == b"y"
+
+
+def test_a_run_that_loses_its_claim_while_uploading_overwrites_nothing_and_leaves_nothing(settings, tmp_path,
+                                                                                          make_user, monkeypatch):
+    """The replay is put before the match row is locked, so another worker may take the match over meanwhile (this
+    one frozen past the stale threshold): the run's objects are under a name of its own bytes, its result is
+    discarded, and what it put is removed again."""
+    from django.db.models import F
+
+    from arena_site import objects
+    from ladders.models import Ladder
+    from matches import services, storage
+    from matches.models import Match
+
+    settings.STORAGE_DIR = tmp_path / "storage"
+    settings.ARENA_LOCAL_DIR = tmp_path / "local"
+    ladder = Ladder.objects.create(slug="thebes-2p", name="Thebes 2p", game="thebes", players=2)
+    a, b = make_bot(make_user(), "alpha"), make_bot(make_user(), "beta")
+    match = services.create_match(game="thebes", params={"players": 2}, time_control=ladder.time_control.to_dict(),
+                                  versions=[a.active_version_id, b.active_version_id], ladder=ladder, queue=False)
+    run = services.Run.of(services.claim(match.pk, "host-a:1"))
+    tmp = storage.temp_dir() / f"{match.pk}.1.replay.json.gz"
+    tmp.parent.mkdir(parents=True)
+    tmp.write_bytes(gzip.compress(b'{"decisions": []}'))
+    (tmp.parent / f"{match.pk}.1.logs.json.gz").write_bytes(gzip.compress(b'{"seats": []}'))
+    result = {"game": "thebes", "params": {"players": 2}, "seed": match.seed, "engine_version": "thebes-1",
+              "replay_path": "", "seats": [
+                  {"seat": s, "name": f"s{s}", "sha256": "0" * 64, "score": 1.0, "rank": 1,
+                   "disqualified": False, "faults": [], "time_ms": 1.0, "decisions": 3} for s in (0, 1)]}
+    real_put = objects.put_bytes
+
+    def put_while_taken_over(name, data):
+        real_put(name, data)
+        Match.objects.filter(pk=match.pk).update(worker="host-b:2", attempts=F("attempts") + 1)
+
+    monkeypatch.setattr(objects, "put_bytes", put_while_taken_over)
+    assert services.record_result(match.pk, result, tmp, run) is False
+    match.refresh_from_db()
+    assert match.status == "running" and match.worker == "host-b:2" and match.replay_path == ""
+    assert not list((tmp_path / "storage" / "replays").rglob("*.json.gz"))  # what it put is gone again
+    assert not tmp.exists()
