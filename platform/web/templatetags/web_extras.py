@@ -188,5 +188,8 @@ _MATCH_PATH = re.compile(r"\(/matches/(\d+)/\)")
 def match_links(text: str) -> SafeString:
     """A status reason with the match pages it names (`(/matches/<id>/)`, as the suspension rule writes them) as
     links; everything else escaped."""
+    from django.utils.translation import gettext
+
     escaped = str(escape(text or ""))
-    return mark_safe(_MATCH_PATH.sub(lambda m: f'(<a href="/matches/{m[1]}/">its page</a>)', escaped))  # noqa: S308  # escaped above
+    label = escape(gettext("its page"))
+    return mark_safe(_MATCH_PATH.sub(lambda m: f'(<a href="/matches/{m[1]}/">{label}</a>)', escaped))  # noqa: S308  # escaped above
