@@ -28,12 +28,11 @@ def small_disk(tmp_path):
 
 def test_a_workers_low_disk_pauses_matchmaking_though_the_checking_process_has_room(celery_worker, small_disk,
                                                                                    settings, tmp_path):
-    from conftest import WorkerProcess
-
     from arena_site import disk_reports
     from arena_site.celery import app
     from arena_site.models import WorkerDisk
     from matches.storage import free_megabytes, storage_low
+    from tests.platform.conftest import WorkerProcess
 
     settings.ARENA_STORAGE_MIN_FREE_MB = 64
     settings.ARENA_LOCAL_DIR = tmp_path / "checker"  # the process that checks: far more than 64 MB free
