@@ -1,6 +1,6 @@
 """The heartbeat of a task that runs bots (a match, a validation): a thread that, every ARENA_HEARTBEAT_SECONDS
 while the task runs, renews this worker's sandbox uid block (`uid_blocks.renew`) and writes the task's own
-heartbeat (`beat`), so recovery tells a task that is only slow from one whose worker is gone. `beat` returns False
+heartbeat (`beat`), and reports the machine's free disk (`disk_reports`), so recovery tells a task that is only slow from one whose worker is gone. `beat` returns False
 once the run lost its claim (taken over, or decided): the thread then stops, and the run's outcome is discarded
 by whoever records it. A database hiccup is logged and the next beat tries again."""
 
@@ -12,7 +12,7 @@ import threading
 from django.conf import settings
 from django.db import close_old_connections, connection
 
-from arena_site import uid_blocks
+from arena_site import disk_reports, uid_blocks
 
 log = logging.getLogger("arena.platform")
 
@@ -36,6 +36,7 @@ class Heartbeat(threading.Thread):
                     uid_blocks.renew()  # the run's bots hold uids of this worker's block
                     if not self.beat():
                         return
+                    disk_reports.report()  # what the run writes fills this machine's disk (throttled)
                 except Exception:  # a database hiccup: the next beat tries again
                     log.exception("heartbeat of %s failed", self.what)
                     close_old_connections()

@@ -19,3 +19,19 @@ class UidBlock(models.Model):
 
     def __str__(self) -> str:
         return f"uid block {self.index} of {self.kernel[:8]}: {self.holder or 'free'}"
+
+
+class WorkerDisk(models.Model):
+    """The free space of one machine's working folder (`ARENA_LOCAL_DIR`), as the workers there last reported it
+    (`arena_site.disk_reports`): the low-storage check reads these, not the disk of whichever process runs it."""
+
+    machine = models.CharField(max_length=200, help_text="The reporting process's host and pid namespace.")
+    folder = models.CharField(max_length=1000, help_text="The working folder measured, on that machine.")
+    free_mb = models.FloatField()
+    reported_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["machine", "folder"], name="worker_disk_unique_folder")]
+
+    def __str__(self) -> str:
+        return f"{self.machine}:{self.folder}: {self.free_mb:.0f} MB free"

@@ -11,6 +11,13 @@ On embedded defaults and in tests the storage is the folder `ARENA_STORAGE_DIR` 
 deterministic, so a put overwrites (the same bytes again) instead of inventing a new name.
 
 `local_dir()` is this machine's own working folder (never shared): replays being written, builds, caches.
+
+Every put, delete and existence check is bounded (`bounded`): it runs in a thread of its own and the caller gets
+`StorageTimeout` once `ARENA_STORAGE_CALL_SECONDS` have passed, whatever the backend does (botocore's own connect
+and read timeouts and retries bound each S3 request, settings.s3_storage; nothing bounds a hung network file
+system but this). The abandoned call may still complete later; the names it writes are then objects nobody
+references, which the storage's garbage collection removes (`matches.storage_gc`). Callers never hold a database
+row lock across any of these calls.
 """
 
 from __future__ import annotations
@@ -18,11 +25,12 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, TypeVar
 
 from django.conf import settings
 from django.core.files import File
@@ -86,17 +94,51 @@ def local_dir() -> Path:
     return Path(settings.ARENA_LOCAL_DIR or settings.STORAGE_DIR)
 
 
+class StorageTimeout(OSError):
+    """A storage call did not finish within ARENA_STORAGE_CALL_SECONDS (a hanging endpoint or file system)."""
+
+
+T = TypeVar("T")
+
+
+def bounded(call: Callable[[], T], what: str, seconds: float | None = None) -> T:
+    """`call()`'s value or exception, or StorageTimeout when it has not returned within `seconds` (default
+    ARENA_STORAGE_CALL_SECONDS). The call runs in a daemon thread, which is left to finish on its own when it
+    overruns (a thread cannot be killed): what it writes late is an unreferenced object (see the module docstring)."""
+    limit = float(settings.ARENA_STORAGE_CALL_SECONDS if seconds is None else seconds)
+    outcome: dict[str, object] = {}
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome["value"] = call()
+        except BaseException as exc:  # handed to the caller below
+            outcome["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name=f"storage: {what}", daemon=True).start()
+    if not done.wait(limit):
+        raise StorageTimeout(f"storage did not answer within {limit:g} s ({what})")
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]  # an exception, set above
+    return outcome["value"]  # type: ignore[return-value]  # set above
+
+
 def put_file(name: str, path: str | os.PathLike[str]) -> None:
-    """Store the local file at `path` as `name` (overwriting). Raises whatever the backend raises (OSError,
-    botocore's errors) when storage refuses it."""
-    with open(path, "rb") as f:
-        _put(name, File(f, name=os.path.basename(name)))
+    """Store the local file at `path` as `name` (overwriting), within ARENA_STORAGE_CALL_SECONDS. Raises whatever
+    the backend raises (OSError, botocore's errors) when storage refuses it, StorageTimeout when it hangs."""
+    def put() -> None:
+        with open(path, "rb") as f:
+            _put(name, File(f, name=os.path.basename(name)))
+    bounded(put, f"put {name}")
 
 
 def put_bytes(name: str, data: bytes) -> None:
+    """Store `data` as `name` (overwriting), within ARENA_STORAGE_CALL_SECONDS (as `put_file`)."""
     from django.core.files.base import ContentFile
 
-    _put(name, ContentFile(data, name=os.path.basename(name)))
+    bounded(lambda: _put(name, ContentFile(data, name=os.path.basename(name))), f"put {name}")
 
 
 def _put(name: str, content: File) -> None:
@@ -107,7 +149,8 @@ def _put(name: str, content: File) -> None:
 
 
 def exists(name: str) -> bool:
-    return bool(name) and storage().exists(name)
+    """Whether `name` is stored (within ARENA_STORAGE_CALL_SECONDS, else StorageTimeout)."""
+    return bool(name) and bounded(lambda: storage().exists(name), f"look for {name}")
 
 
 @contextmanager
@@ -134,8 +177,9 @@ def download(name: str, dest: str | os.PathLike[str], chunk: int = 1024 * 1024) 
 
 
 def delete(name: str) -> None:
+    """Delete `name` (within ARENA_STORAGE_CALL_SECONDS, else StorageTimeout)."""
     if name:
-        storage().delete(name)
+        bounded(lambda: storage().delete(name), f"delete {name}")
 
 
 def listing(prefix: str) -> Iterator[tuple[str, float]]:

@@ -418,6 +418,10 @@ ARENA_LOCAL_DIR = Path(os.environ["ARENA_LOCAL_DIR"]) if os.environ.get("ARENA_L
 ARENA_PACKAGE_CACHE_DIR = (Path(os.environ["ARENA_PACKAGE_CACHE_DIR"]) if os.environ.get("ARENA_PACKAGE_CACHE_DIR")
                            else None)  # None: <local dir>/package-cache
 ARENA_PACKAGE_CACHE_MB = _env_int("ARENA_PACKAGE_CACHE_MB", 2048)
+# Seconds any one put, delete or existence check of the storage may take in all, whatever the backend does
+# (arena_site.objects.bounded): a backstop past botocore's own per-request timeouts (ARENA_S3_TIMEOUT) and the only
+# bound of a hung network file system. Long enough for the largest package (~250 MB) on a slow link.
+ARENA_STORAGE_CALL_SECONDS = _env_float("ARENA_STORAGE_CALL_SECONDS", 120.0)
 # Build caches (arena.botbuild): all of one worker's together at most arena.botbuild.CACHES_MAX_MB, and all those of
 # one owner's (or one team's) bots at most this, least recently used out first (botregistry.services).
 ARENA_BUILD_CACHE_OWNER_MB = _env_int("ARENA_BUILD_CACHE_OWNER_MB", 800)

@@ -121,20 +121,23 @@ def create_version(bot: Bot, upload: BinaryIO, *, size: int, filename: str = "",
         manifest, sha = _check_manifest(staging / "package", bot.game)
         suffix = ".zip" if filename.lower().endswith(".zip") else ".tar.gz"
         archive_sha, archive_size = _save_archive(upload, staging / f"archive{suffix}")
+        _refuse_duplicate(bot, sha)  # before storing anything; again under the bot's lock below
+        # Stored before the bot's row is locked (storage is network I/O: a hanging endpoint must not hold the row
+        # that every other upload and page of the bot waits on), under a name of this upload's own; a row that
+        # rolls back deletes it below, and the storage's garbage collection removes what a killed process left.
+        name = f"bots/{bot.pk}/uploads/{uuid.uuid4().hex}/archive{suffix}"
+        stored = name
+        try:
+            objects.put_file(name, staging / f"archive{suffix}")
+        except Exception:
+            stored = None  # nothing to delete from a storage that just failed (the collection removes a late put)
+            log.exception("upload for %s: storage refused the archive", bot)
+            raise UploadRejected("storage is unavailable just now; please upload again later",
+                                 status=503) from None
         with transaction.atomic():
             bot = Bot.objects.select_for_update().get(pk=bot.pk)  # serialises version numbers per bot
-            same = bot.versions.filter(sha256=sha).first()
-            if same is not None:
-                raise UploadRejected(f"this package is identical to version {same.number} of {bot.name}")
+            _refuse_duplicate(bot, sha)
             number = (bot.versions.aggregate(n=Max("number"))["n"] or 0) + 1
-            name = f"bots/{bot.pk}/{number}/archive{suffix}"
-            try:
-                stored = name
-                objects.put_file(name, staging / f"archive{suffix}")
-            except Exception:
-                log.exception("upload for %s: storage refused the archive", bot)
-                raise UploadRejected("storage is unavailable just now; please upload again later",
-                                     status=503) from None
             version = BotVersion.objects.create(
                 bot=bot, number=number, sha256=sha, archive_sha256=archive_sha, archive_size=archive_size,
                 archive_path=name, package_dir="", manifest=manifest_dict(manifest), runtime=str(manifest.runtime),
@@ -149,6 +152,12 @@ def create_version(bot: Bot, upload: BinaryIO, *, size: int, filename: str = "",
                 objects.delete(stored)
             except Exception:
                 log.exception("upload for %s: could not remove %s after a rollback", bot, stored)
+
+
+def _refuse_duplicate(bot: Bot, sha: str) -> None:
+    same = bot.versions.filter(sha256=sha).first()
+    if same is not None:
+        raise UploadRejected(f"this package is identical to version {same.number} of {bot.name}")
 
 
 def _queue_validation(version_id: int) -> None:

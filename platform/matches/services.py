@@ -9,7 +9,8 @@
    duplicate delivery finds it claimed by a live worker and does nothing.
 4. **Played** (`matches.tasks.play`): the referee (`arena.match`) plays it in the sandbox, the worker writing a
    heartbeat (`heartbeat`) every few seconds.
-5. **Recorded** (`record_result`), in one transaction that locks the match row, only from the run that holds the
+5. **Recorded** (`record_result`): the replay is put in storage first, with no lock held
+   (`matches.storage.stage_replay`), then one short transaction locks the match row and records, only from the run that holds the
    current claim (`Run`: worker and attempt; a superseded run — a frozen worker whose match was taken over —
    has its result discarded and logged, and neither its heartbeat nor its failure touch the match): the replay file, each seat's
    score, rank and faults (the replay kept in the database when storage cannot take it, `matches.storage`),
@@ -58,7 +59,8 @@ from ladders.services import apply_ratings
 from matches.models import Match, Participant
 from matches.seeds import new_seed
 from matches.signals import match_ended
-from matches.storage import place_replay, replay_relative
+from matches.storage import StagedReplay, stage_replay
+from matches.storage import replay_relative as replay_relative  # where a replay is kept (re-exported)
 from matches.suspension import check_suspension
 
 log = logging.getLogger("arena.platform")
@@ -216,9 +218,15 @@ def record_result(match_id: int, result: MatchResult | Mapping[str, Any], replay
     `run` (the worker run that played it) no longer holds the match's claim: a worker frozen past the stale
     threshold whose match another worker took over; its result is discarded and logged, the re-run's counts."""
     typed = result if isinstance(result, MatchResult) else MatchResult.from_json(result)
+    logs_tmp = logs_path(replay_tmp) if replay_tmp is not None else None  # the bots' logs, beside it
+    # Storage first, with no lock held (network I/O under the match's row lock stalled recovery and every tick
+    # that reads the row while an S3 endpoint hung: issue 22); a run already done or superseded skips it.
+    current = Match.objects.filter(pk=match_id).first()
+    staged = (stage_replay(match_id, typed, replay_tmp)
+              if current is not None and not current.done and holds_claim(current, run) and not typed.void
+              else StagedReplay())
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
-        logs_tmp = logs_path(replay_tmp) if replay_tmp is not None else None  # the bots' logs, beside it
         superseded = not match.done and not holds_claim(match, run)
         if match.done or superseded:
             if superseded:
@@ -229,6 +237,7 @@ def record_result(match_id: int, result: MatchResult | Mapping[str, Any], replay
             if replay_tmp is not None and logs_tmp is not None:
                 replay_tmp.unlink(missing_ok=True)
                 logs_tmp.unlink(missing_ok=True)
+            transaction.on_commit(lambda: staged.discard(match_id))
             return False
         if typed.void:
             if replay_tmp is not None and logs_tmp is not None:  # a void match has no replay; its logs say
@@ -236,8 +245,7 @@ def record_result(match_id: int, result: MatchResult | Mapping[str, Any], replay
                 logs_tmp.unlink(missing_ok=True)
             _set_aside(match, typed.void)
             return True
-        # a full or failing disk keeps the replay's bytes on the match instead (matches.storage)
-        place_replay(match, typed, replay_tmp, replay_relative(match_id))
+        staged.apply(match)  # in storage, or kept in the database when storage refused it (matches.storage)
         participants = list(match.participants.select_related("bot").order_by("seat"))
         seats = {s.seat: s for s in typed.seats}
         for p in participants:

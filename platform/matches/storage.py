@@ -1,8 +1,12 @@
 """Storage under faults: a played match never loses its result to a full or failing disk or object store.
 
-- **Replays kept in the database** (`place_replay`, called by `services.record_result`): when the replay cannot
-  be put in storage (the referee could not write it, `MatchResult.unwritten_replay`, or moving it into place
-  fails), the result is recorded all the same and the replay file's exact bytes are kept on the match
+- **Replays put before the result is recorded** (`stage_replay`, called by `services.record_result` before it
+  locks the match row: no row lock is ever held across storage I/O), under a name of the run's own bytes
+  (`staged_name`), so a run that loses its claim meanwhile overwrites nothing; its objects are removed
+  (`StagedReplay.discard`) or left to the garbage collection.
+- **Replays kept in the database**: when the replay cannot
+  be put in storage (the referee could not write it, `MatchResult.unwritten_replay`, or storage refuses it or
+  does not answer in time), the result is recorded all the same and the replay file's exact bytes are kept on the match
   (`Match.unwritten_replay`; the match reads as `replay_missing`). Beat writes them out once storage takes
   them again (`write_unwritten_replays`) and clears the field. Keeping the document the referee built is exact,
   byte for byte: re-simulating from seed + actions would rebuild the game's events but not what only the run
@@ -23,10 +27,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import shutil
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from celery.signals import task_postrun, worker_ready
@@ -34,7 +40,7 @@ from django.conf import settings
 
 from arena import replay as replays
 from arena.match.types import MatchResult
-from arena_site import objects
+from arena_site import disk_reports, objects
 from matches.models import Match
 
 log = logging.getLogger("arena.platform")
@@ -55,24 +61,27 @@ def temp_dir() -> Path:
 
 
 def free_megabytes() -> float | None:
-    """Free space of the working folder's file system (None if it cannot be read)."""
-    folder = storage_dir()
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent
-    try:
-        return shutil.disk_usage(folder).free / (1024 * 1024)
-    except OSError:
-        return None
+    """Free space of this process's working folder's file system (None if it cannot be read)."""
+    return disk_reports.free_megabytes(storage_dir())
 
 
 def storage_low() -> str | None:
-    """Why matchmaking should pause, or None when storage is fine: free space of the working folder below
-    ARENA_STORAGE_MIN_FREE_MB, or ARENA_UNWRITTEN_REPLAYS_PAUSE replays waiting in the database because storage
-    refused them (how a failing object store shows: it has no free space to read)."""
-    free = free_megabytes()
+    """Why matchmaking should pause, or None when storage is fine: the free space a worker reported for its
+    working folder (`arena_site.disk_reports`: the disks matches are written on, not this process's) below
+    ARENA_STORAGE_MIN_FREE_MB — this process's own folder only when no worker reported lately (one machine
+    before its first worker is ready) — or ARENA_UNWRITTEN_REPLAYS_PAUSE replays waiting in the database because
+    storage refused them (how a failing object store shows: it has no free space to read)."""
     floor = settings.ARENA_STORAGE_MIN_FREE_MB
-    if free is not None and free < floor:
-        return f"storage low: {free:.0f} MB free in {storage_dir()}, below ARENA_STORAGE_MIN_FREE_MB={floor}"
+    reports = disk_reports.recent()
+    if reports:
+        machine, folder, free = reports[0]  # the lowest
+        if free < floor:
+            return (f"storage low: {free:.0f} MB free in {folder} on worker {machine}, below "
+                    f"ARENA_STORAGE_MIN_FREE_MB={floor}")
+    else:
+        own = free_megabytes()
+        if own is not None and own < floor:
+            return f"storage low: {own:.0f} MB free in {storage_dir()}, below ARENA_STORAGE_MIN_FREE_MB={floor}"
     waiting = Match.objects.filter(unwritten_replay__isnull=False).count()
     if waiting >= settings.ARENA_UNWRITTEN_REPLAYS_PAUSE:
         return (f"storage failing: {waiting} replays wait in the database for storage to take them "
@@ -80,40 +89,87 @@ def storage_low() -> str | None:
     return None
 
 
-def place_replay(match: Match, result: MatchResult, replay_tmp: Path | None, relative: Path) -> None:
-    """Put the run's replay (and the bots' logs beside it) in storage at `relative` (arena_site.objects: a folder
-    or an S3 bucket), setting `match.replay_path`, and remove the local files; when storage refuses, keep the
-    replay's bytes on `match.unwritten_replay` instead (the caller saves the match). Never raises for a storage
-    error (a full disk, an S3 endpoint down): the result matters more than its file."""
+@dataclass
+class StagedReplay:
+    """A run's replay and bots' logs as `stage_replay` left them, before the match row is locked: in storage under
+    `path` (a name of this run's bytes), or their bytes to keep in the database because storage refused them."""
+
+    path: str = ""
+    unwritten_replay: bytes | None = None
+    unwritten_logs: bytes | None = None
+    stored: list[str] = field(default_factory=list)  # names put in storage (removed again if the run is discarded)
+
+    def apply(self, match: Match) -> None:
+        """Record it on `match` (the caller saves it, under the row lock)."""
+        if self.path:
+            match.replay_path = self.path
+        else:
+            match.unwritten_replay, match.unwritten_logs = self.unwritten_replay, self.unwritten_logs
+
+    def discard(self, match_id: int) -> None:
+        """The run's result was not recorded (the match ended meanwhile, or was taken over): remove what was put
+        (best effort: what stays is an object no match references, for the garbage collection), unless the match
+        recorded the very same name (another run's identical bytes)."""
+        from arena.botlogs import logs_path
+
+        recorded = Match.objects.filter(pk=match_id).values_list("replay_path", flat=True).first() or ""
+        keep = {recorded, logs_path(recorded).as_posix()} if recorded else set()
+        for name in self.stored:
+            if name in keep:
+                continue
+            try:
+                objects.delete(name)
+            except Exception as exc:  # OSError, botocore's errors, StorageTimeout
+                log.warning("could not remove %s, stored by a run whose result was discarded (%s)", name, exc)
+
+
+def staged_name(match_id: int, replay: bytes, logs: bytes | None) -> Path:
+    """The name a run's replay is stored under before the match records it: beside `replay_relative`, with a
+    digest of the run's own bytes, so a run that loses its claim while uploading never overwrites what another
+    run recorded (its object is an orphan instead, removed by `discard` or the garbage collection)."""
+    digest = hashlib.sha256(replay)
+    digest.update(logs or b"")
+    base = replay_relative(match_id)
+    return base.with_name(f"{match_id}.{digest.hexdigest()[:16]}.replay.json.gz")
+
+
+def stage_replay(match_id: int, result: MatchResult, replay_tmp: Path | None) -> StagedReplay:
+    """Put the run's replay (and the bots' logs beside it) in storage, before the result is recorded and with no
+    database lock held (storage is network I/O: a hanging endpoint must stall nothing but this run), and remove
+    the local files. When storage refuses or does not answer within its bounds (`arena_site.objects.bounded`),
+    the replay's bytes are kept for the database instead. Never raises for a storage error: the result matters
+    more than its file."""
     from arena.botlogs import logs_path
 
+    staged = StagedReplay()
     if replay_tmp is not None and replay_tmp.exists():
         logs_tmp = logs_path(replay_tmp)
         try:
-            if logs_tmp.exists():  # stored first: the replay's presence says the match's files are in place
-                objects.put_file(logs_path(relative).as_posix(), logs_tmp)
-            objects.put_file(relative.as_posix(), replay_tmp)
-            match.replay_path = relative.as_posix()
-            for stored in (replay_tmp, logs_tmp):
-                stored.unlink(missing_ok=True)
-            return
-        except Exception as exc:  # OSError from a folder, botocore's errors from S3
-            log.warning("match %s: the replay could not be put in storage (%s); kept in the database",
-                        match.pk, exc)
-            try:
-                match.unwritten_replay = replay_tmp.read_bytes()
-            except OSError:
-                log.exception("match %s: the run's replay file cannot be read either: it is lost", match.pk)
-            try:  # the bots' own logs are kept with it: their authors read them like the replay
-                match.unwritten_logs = logs_tmp.read_bytes() if logs_tmp.exists() else None
-            except OSError:
-                log.exception("match %s: the bots' logs cannot be read either: they are lost", match.pk)
+            replay = replay_tmp.read_bytes()
+            logs = logs_tmp.read_bytes() if logs_tmp.exists() else None
+        except OSError:
+            log.exception("match %s: the run's replay file cannot be read: it is lost", match_id)
             for leftover in (replay_tmp, logs_tmp):
                 leftover.unlink(missing_ok=True)
-            return
+            return staged
+        name = staged_name(match_id, replay, logs)
+        try:
+            if logs is not None:  # stored first: the replay's presence says the match's files are in place
+                staged.stored.append(logs_path(name).as_posix())
+                objects.put_bytes(logs_path(name).as_posix(), logs)
+            staged.stored.append(name.as_posix())
+            objects.put_bytes(name.as_posix(), replay)
+            staged.path = name.as_posix()
+        except Exception as exc:  # OSError from a folder, botocore's errors from S3, StorageTimeout
+            log.warning("match %s: the replay could not be put in storage (%s); kept in the database", match_id, exc)
+            staged.unwritten_replay, staged.unwritten_logs = replay, logs
+        for leftover in (replay_tmp, logs_tmp):
+            leftover.unlink(missing_ok=True)
+        return staged
     if result.unwritten_replay is not None:  # the referee could not write it at all
-        log.warning("match %s: the referee could not write the replay; kept in the database", match.pk)
-        match.unwritten_replay = replays.to_bytes(result.unwritten_replay)
+        log.warning("match %s: the referee could not write the replay; kept in the database", match_id)
+        staged.unwritten_replay = replays.to_bytes(result.unwritten_replay)
+    return staged
 
 
 def replay_relative(match_id: int) -> Path:
@@ -318,11 +374,13 @@ def _sweep_after_request(**_: object) -> None:
 
 @worker_ready.connect
 def _sweep_when_worker_ready(**_: object) -> None:
-    """A worker sweeps its machine's folder as it starts (the pool's processes share it)."""
+    """A worker sweeps its machine's folder as it starts (the pool's processes share it) and reports its free
+    space (`arena_site.disk_reports`)."""
     try:
         sweep_local()
     except Exception:
         log.exception("sweeping the working folder at start failed")
+    disk_reports.report(force=True)
 
 
 @task_postrun.connect
@@ -331,3 +389,4 @@ def _sweep_after_task(**_: object) -> None:
         sweep_local_if_due()
     except Exception:
         log.exception("sweeping the working folder failed")
+    disk_reports.report()

@@ -2,9 +2,11 @@
 [--dry-run]` by hand).
 
 What goes, from the storage (`arena_site.objects`: the folder or the S3 bucket):
-- **Uploaded archives** `bots/<bot>/<n>/archive.*` (and, on an install older than stored packages, the folder of
-  version n beside it, `bots/<bot>/<n>/package/`): each belongs to one version, so it goes when that version is
-  gone (its row deleted) or its bot's code is dead (below).
+- **Uploaded archives** `bots/<bot>/uploads/<random>/archive.*` (`BotVersion.archive_path`; before,
+  `bots/<bot>/<n>/archive.*` and, on an install older than stored packages, the folder of version n beside it,
+  `bots/<bot>/<n>/package/`): each belongs to one version, so it goes when that version is gone (its row deleted,
+  or never committed: an upload stores its archive before it locks the bot's row, `botregistry.services`) or its
+  bot's code is dead (below).
 - **Packages** `packages/<sha256>.tar.gz`: one object serves every version whose validated package has those exact
   bytes — identical uploads by several people share it — so it goes only when no live version references the
   hash. The references are counted from the database at collection time, never kept as a counter that could
@@ -14,8 +16,10 @@ A version is **live** unless its bot's code is dead — the bot was retired by i
 person's own bot, `Bot.retired_at` set, owner a deleted account: `accounts.deletion.is_deleted`) — and no match
 still to be played (queued or running: a tournament game already drawn, a version test's pair) seats it. A bot
 a team owns that was retired because its team lost its last member keeps its code: staff may move it and clear
-`retired_at`. Replays and bots' logs are never collected: a match belongs to every bot that played it, and a
-replay is reproducible without the bots anyway (engine version, seed and action log).
+`retired_at`. Replays and bots' logs are not collected: a match belongs to every bot that played it, and a
+replay is reproducible without the bots anyway (engine version, seed and action log). Only a run's replay put
+under its own name (`matches.storage.staged_name`) that its match did not record goes: the run lost its claim
+while uploading, or a put that overran its deadline finished late.
 
 **Racing an upload.** An upload stores its archive before its version row commits, and a validation stores a
 package (again, if an identical one is there: `package_cache.store_package`) before it records the version's
@@ -56,6 +60,7 @@ GRACE_SECONDS = 3600.0
 HOLD_BATCH = 200
 
 _VERSION_OBJECT = re.compile(r"bots/(\d+)/(\d+)/.+")
+_STAGED_REPLAY = re.compile(r"replays/\d+/(\d+)\.[0-9a-f]{16}\.(replay|logs)\.json\.gz")
 _PACKAGE_OBJECT = re.compile(r"packages/([0-9a-f]{64})\.tar\.gz")
 
 
@@ -85,11 +90,12 @@ def collect(dry_run: bool = False, now: float | None = None) -> Collection:
     started = time.time() if now is None else now
     cutoff = started - GRACE_SECONDS
     live_keys = set(live_versions().values_list("bot_id", "number").distinct())
+    live_archives = set(live_versions().exclude(archive_path="").values_list("archive_path", flat=True))
     live_hashes = set(live_versions().exclude(package_hash="").values_list("package_hash", flat=True).distinct())
 
     for name, modified in objects.listing("bots/"):
         m = _VERSION_OBJECT.fullmatch(name)
-        if m is None or (int(m[1]), int(m[2])) in live_keys:
+        if name in live_archives or (m is not None and (int(m[1]), int(m[2])) in live_keys):
             continue
         if modified > cutoff:  # an upload's archive is stored before its version row commits
             out.kept_young += 1
@@ -113,6 +119,8 @@ def collect(dry_run: bool = False, now: float | None = None) -> Collection:
                 if sha not in referenced:
                     _remove(object_name(sha), dry_run, out)
 
+    _collect_staged_replays(cutoff, dry_run, out)
+
     verb = "would remove" if dry_run else "removed"
     if out.removed:
         log.info("storage gc: %s %d objects no live bot version needs (%d failed, %d too young)", verb,
@@ -121,6 +129,31 @@ def collect(dry_run: bool = False, now: float | None = None) -> Collection:
         log.info("storage gc: nothing to remove (%d unreferenced objects younger than %.0f s kept)",
                  out.kept_young, GRACE_SECONDS)
     return out
+
+
+def _collect_staged_replays(cutoff: float, dry_run: bool, out: Collection) -> None:
+    """Replays (and logs) put under a run's own name that their match does not reference (module docstring)."""
+    from arena.botlogs import logs_path
+
+    found: dict[int, list[str]] = {}
+    for name, modified in objects.listing("replays/"):
+        m = _STAGED_REPLAY.fullmatch(name)
+        if m is None:
+            continue
+        if modified > cutoff:  # a run between its put and the commit of its result
+            out.kept_young += 1
+            continue
+        found.setdefault(int(m[1]), []).append(name)
+    ids = sorted(found)
+    for start in range(0, len(ids), 5000):
+        chunk = ids[start:start + 5000]
+        recorded = dict(Match.objects.filter(pk__in=chunk).values_list("pk", "replay_path"))
+        for match_id in chunk:
+            path = recorded.get(match_id) or ""
+            keep = {path, logs_path(path).as_posix()} if path else set()
+            for name in found[match_id]:
+                if name not in keep:
+                    _remove(name, dry_run, out)
 
 
 def _remove(name: str, dry_run: bool, out: Collection) -> None:

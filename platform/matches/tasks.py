@@ -121,20 +121,24 @@ def _play_and_record(match: Match, run: services.Run) -> str:
 
     beat.start()
     try:
-        spectators.start(_initial_state(match))
-        result, replay = play(match, progress)
-    except MatchCannotRun as exc:
-        services.fail(match.id, str(exc), run)
-        return "failed"
-    except Exception as exc:  # the referee never raises because of a bot: this is a host or engine problem
-        log.exception("match %s could not be played", match.id)
-        services.fail(match.id, f"the match could not be played: {type(exc).__name__}: {exc}", run)
-        return "failed"
+        try:
+            spectators.start(_initial_state(match))
+            result, replay = play(match, progress)
+        except MatchCannotRun as exc:
+            services.fail(match.id, str(exc), run)
+            return "failed"
+        except Exception as exc:  # the referee never raises because of a bot: this is a host or engine problem
+            log.exception("match %s could not be played", match.id)
+            services.fail(match.id, f"the match could not be played: {type(exc).__name__}: {exc}", run)
+            return "failed"
+        finally:
+            spectators.end()
+        # the heartbeat goes on while the replay is put in storage (bounded, but slow storage must not make the
+        # match look abandoned and be played again)
+        recorded = services.record_result(match.id, result, replay, run)
+        return "finished" if recorded else "discarded (already finished or taken over)"
     finally:
         beat.stop()
-        spectators.end()
-    recorded = services.record_result(match.id, result, replay, run)
-    return "finished" if recorded else "discarded (already finished or taken over)"
 
 
 @shared_task(name="matches.tasks.recover_stale_matches", ignore_result=True)

@@ -182,14 +182,16 @@ def _schedule(test: VersionTest, rng: random.Random) -> bool:
             return False
         seat = rng.randrange(ladder.players)
         seed = new_seed()  # both games of the pair share it; hidden until both are over (matches.seeds)
-        matches = []
+        matches: list[Match] = []
         for version in (test.version_a_id, test.version_b_id):
             seats = list(opponents)
             seats.insert(seat, version)
+            # B's game waits for A's: two games of one deal never run at once, so no channel between sandboxes
+            # (timing, load) carries one instance's view of the deal to the other (issue 22, 1)
             matches.append(create_match(game=ladder.game, params=ladder.game_params,
                                         time_control=ladder.time_control.to_dict(), versions=seats,
                                         kind=Match.Kind.VERSION_TEST, rated=False, requested_by=test.owner,
-                                        seed=seed))
+                                        seed=seed, after=matches[0] if matches else None))
         made += 1
         counted += 1
         Pair.objects.create(test=test, number=made, seed=seed, seat=seat, match_a=matches[0], match_b=matches[1])

@@ -77,3 +77,67 @@ def use_s3(settings, endpoint: S3Endpoint, bucket: str) -> None:
     from arena_site.settings import s3_storage
 
     settings.STORAGES = {**settings.STORAGES, "arena": s3_storage(endpoint.env(bucket))}
+
+
+class HangingProxy:
+    """A TCP proxy on 127.0.0.1 in front of a real endpoint (moto's server) that can be made to hang: after
+    `hang()` it accepts every new connection and never forwards or answers it (a hanging S3 endpoint), and sets
+    `held` when one arrives; `resume()` forwards new connections again. `url`, `stop()`."""
+
+    def __init__(self, target_port: int):
+        import threading
+
+        self.target_port = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.hanging = threading.Event()
+        self.held = threading.Event()
+        self.stopped = threading.Event()
+        self.sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def hang(self) -> None:
+        self.held.clear()
+        self.hanging.set()
+
+    def resume(self) -> None:
+        self.hanging.clear()
+
+    def _accept(self) -> None:
+        import threading
+
+        self.listener.settimeout(0.2)
+        while not self.stopped.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            self.sockets.append(conn)
+            if self.hanging.is_set():
+                self.held.set()  # accepted, never answered
+                continue
+            upstream = socket.create_connection(("127.0.0.1", self.target_port))
+            self.sockets.append(upstream)
+            for a, b in ((conn, upstream), (upstream, conn)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: socket.socket, dest: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                dest.sendall(data)
+        except OSError:
+            pass
+        finally:
+            try:
+                dest.shutdown(socket.SHUT_WR)
+            except OSError:
+                pass
+
+    def stop(self) -> None:
+        self.stopped.set()
+        for s in self.sockets:
+            s.close()
+        self.listener.close()

@@ -45,7 +45,8 @@ def test_an_upload_goes_to_the_bucket_and_validation_fetches_it_by_hash(s3, s3_e
     response = upload(client, bot["id"], zip_bytes(bot_files(name="s3bot")))
     assert response.status_code == 201, response.content
     version = BotVersion.objects.get(pk=response.json()["id"])
-    assert s3_endpoint.keys(s3) == [f"bots/{bot['id']}/1/archive.zip"]
+    assert s3_endpoint.keys(s3) == [version.archive_path]  # a name of this upload's own, stored before the row
+    assert version.archive_path.startswith(f"bots/{bot['id']}/uploads/") and version.archive_path.endswith("/archive.zip")
     assert version.package_dir == "" and version.package_path is None  # the web kept no folder of it
     assert not (tmp_path / "not-shared").exists() and not list((tmp_path / "local").rglob("bot.toml"))
 

@@ -211,3 +211,33 @@ def test_beat_runs_the_collection_daily(settings, tmp_path, make_user):
     assert "matches.tasks.storage_gc" in app.tasks
     settings.STORAGE_DIR = tmp_path / "storage"
     assert storage_gc() == 0  # an empty storage: nothing to do, and no error
+
+
+def test_what_a_discarded_run_or_a_killed_upload_left_goes_and_what_is_recorded_stays(storage, make_user):
+    """Objects are put before the rows that reference them (issue 22, 11: no row lock across storage calls), so a
+    run that lost its claim while uploading, an upload whose process died before its row committed, or a put that
+    overran its deadline and finished late leaves an object nothing references: the collection removes it."""
+    from arena_site import objects
+    from botregistry.models import Bot, BotVersion
+    from matches.models import Match
+    from matches.storage_gc import collect
+
+    bot = Bot.objects.create(owner=make_user(), name="live", game="thebes")
+    kept_archive = f"bots/{bot.pk}/uploads/{'a' * 32}/archive.zip"
+    orphan_archive = f"bots/{bot.pk}/uploads/{'b' * 32}/archive.zip"
+    for name in (kept_archive, orphan_archive):
+        objects.put_bytes(name, b"an archive")
+    BotVersion.objects.create(bot=bot, number=1, sha256="1" * 64, archive_path=kept_archive,
+                              status=BotVersion.Status.READY)
+    match = Match.objects.create(game="thebes", seed=1, status=Match.Status.FINISHED,
+                                 replay_path="replays/0000/5.0123456789abcdef.replay.json.gz")
+    Match.objects.filter(pk=match.pk).update(id=5)
+    recorded = ["replays/0000/5.0123456789abcdef.replay.json.gz", "replays/0000/5.0123456789abcdef.logs.json.gz"]
+    discarded = ["replays/0000/5.fedcba9876543210.replay.json.gz", "replays/0000/5.fedcba9876543210.logs.json.gz"]
+    unknown = ["replays/0000/6.00000000000000aa.replay.json.gz"]  # a match that is gone
+    for name in recorded + discarded + unknown + ["replays/0000/9.replay.json.gz"]:
+        objects.put_bytes(name, b"a replay")
+
+    assert collect(now=time.time()).removed == []  # young: perhaps between its put and its commit
+    assert sorted(collect(now=time.time() + LATER).removed) == sorted([orphan_archive] + discarded + unknown)
+    assert set(recorded + [kept_archive, "replays/0000/9.replay.json.gz"]) <= set(storage())

@@ -181,3 +181,17 @@ def owner_link(user) -> SafeString:
     if is_deleted(user):
         return mark_safe(escape(DELETED_NAME))
     return mark_safe(f'<a href="{escape(reverse("web:user", args=[user.username]))}">{escape(user.username)}</a>')
+
+
+_MATCH_PATH = re.compile(r"\(/matches/(\d+)/\)")
+
+
+@register.filter
+def match_links(text: str) -> SafeString:
+    """A status reason with the match pages it names (`(/matches/<id>/)`, as the suspension rule writes them) as
+    links; everything else escaped."""
+    from django.utils.translation import gettext
+
+    escaped = str(escape(text or ""))
+    label = escape(gettext("its page"))
+    return mark_safe(_MATCH_PATH.sub(lambda m: f'(<a href="/matches/{m[1]}/">{label}</a>)', escaped))  # noqa: S308  # escaped above

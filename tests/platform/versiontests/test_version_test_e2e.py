@@ -50,3 +50,8 @@ def test_greedy_as_version_2_is_accepted_over_random(celery_worker, make_user, c
     assert played.count() >= 2 * test.pairs
     assert not played.filter(rated=True).exists()
     assert all(p.elo_after is None for m in played for p in m.participants.all())  # ratings untouched
+    for pair in test.pair_set.select_related("match_a", "match_b"):  # one deal, never two games of it at once
+        a, b = pair.match_a, pair.match_b
+        assert b.after_id == a.pk and a.seed == b.seed
+        if b.started_at is not None:
+            assert a.finished_at is not None and b.started_at >= a.finished_at

@@ -103,3 +103,23 @@ def test_advancing_twice_changes_nothing(setup, finish):
     test.refresh_from_db()
     assert (test.pairs, test.counts, test.llr, test.pair_set.count()) == state
     assert test.pairs == 1 and test.counts == [0, 0, 0, 0, 1]
+
+
+def test_the_two_games_of_a_pair_never_run_at_once(setup, finish, django_capture_on_commit_callbacks):
+    """A pair's games are one deal (issue 22, 1): B's game is sent, and may be started by a worker, only once A's
+    has ended, as a duplicate set's rotations are (tournaments/test_duplicate_chain.py)."""
+    from matches import services as matches
+    from matches.models import Match
+
+    with django_capture_on_commit_callbacks(execute=True):
+        test = _start(setup, elo0=0, elo1=100, max_pairs=100)
+    pair = test.pair_set.select_related("match_a", "match_b").first()
+    a, b = pair.match_a, pair.match_b
+    assert a.seed == b.seed and b.after_id == a.pk and a.after_id is None
+    assert a.sent_at is not None and b.sent_at is None  # only A went to the broker
+    assert matches.claim(b.pk, "worker-b") is None  # a duplicate message of B starts nothing
+    assert matches.claim(a.pk, "worker-a") is not None and matches.claim(b.pk, "worker-b") is None
+    with django_capture_on_commit_callbacks(execute=True):
+        finish(Match.objects.get(pk=a.pk), pair.seat)
+    assert Match.objects.get(pk=b.pk).sent_at is not None  # sent when A ended
+    assert matches.claim(b.pk, "worker-b") is not None
