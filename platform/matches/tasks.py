@@ -131,14 +131,13 @@ def _play_and_record(match: Match, run: services.Run) -> str:
             log.exception("match %s could not be played", match.id)
             services.fail(match.id, f"the match could not be played: {type(exc).__name__}: {exc}", run)
             return "failed"
-        finally:
-            spectators.end()
         # the heartbeat goes on while the replay is put in storage (bounded, but slow storage must not make the
         # match look abandoned and be played again)
         recorded = services.record_result(match.id, result, replay, run)
         return "finished" if recorded else "discarded (already finished or taken over)"
     finally:
         beat.stop()
+        spectators.end()  # after the result is recorded: the watchers' "see the replay" finds it
 
 
 @shared_task(name="matches.tasks.recover_stale_matches", ignore_result=True)
