@@ -17,6 +17,7 @@ urlpatterns = [
     path("api/", include("tournaments.urls")),  # /api/tournaments/
     path("api/", include("versiontests.urls")),  # /api/version-tests/
     path("api/", include("notifications.urls")),  # /api/auth/me/notifications/
+    path("api/", include("competitions.urls")),  # /api/competitions/, /api/seasons/
     path("", include("monitoring.urls")),  # /metrics, for Prometheus
     path("healthz", healthz, name="healthz"),  # for docker-compose.yml's healthcheck (arena_site.health)
     # django-allauth's pages (email, password reset and change, identity providers); its log-in and sign-up

@@ -12,6 +12,10 @@ class Event(StrEnum):
     CHALLENGE_FINISHED = "challenge_finished"    # a challenge you asked for finished (or failed, or was cancelled)
     TOURNAMENT_STARTED = "tournament_started"    # a tournament one of your bots entered started
     TOURNAMENT_ENDED = "tournament_ended"        # ... finished, or was cancelled
+    COMPETITION_OPEN = "competition_open"        # a competition you are invited to opened its entries
+    COMPETITION_DEADLINE_SOON = "competition_deadline_soon"  # 24 h before the deadline of one you entered
+    COMPETITION_FINAL_STARTED = "competition_final_started"  # its final started
+    COMPETITION_RESULTS = "competition_results"  # its results were published
 
 
 #: what each event is called on the owner page
@@ -22,6 +26,10 @@ LABELS: dict[Event, str] = {
     Event.CHALLENGE_FINISHED: "a challenge I asked for finishes",
     Event.TOURNAMENT_STARTED: "a tournament my bot entered starts",
     Event.TOURNAMENT_ENDED: "a tournament my bot entered ends",
+    Event.COMPETITION_OPEN: "a competition I am invited to opens its entries",
+    Event.COMPETITION_DEADLINE_SOON: "a competition I entered is 24 hours from its deadline",
+    Event.COMPETITION_FINAL_STARTED: "the final of a competition I entered starts",
+    Event.COMPETITION_RESULTS: "the results of a competition I entered are published",
 }
 
 ALL: list[str] = [e.value for e in Event]

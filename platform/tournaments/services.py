@@ -42,8 +42,8 @@ def running_tournaments() -> list[int]:
 
 
 def start(tournament_id: int, now: datetime | None = None) -> bool:
-    """Locks the entries, pins each to its bot's ready version, seeds them and queues round 1. False when the
-    tournament is not due (or already started)."""
+    """Locks the entries, pins each to its bot's ready version (an entry already pinned keeps its version), seeds
+    them and queues round 1. False when the tournament is not due (or already started)."""
     now = now or timezone.now()
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament_id)
@@ -58,6 +58,9 @@ def start(tournament_id: int, now: datetime | None = None) -> bool:
             _announce(tournament_ended, t.pk)
             return False
         for e in entries:
+            if e.version_id is not None:
+                continue  # pinned before the start (a competition's locked version): it stays; a retired bot or
+                #           a version no longer ready forfeits its games when they are made (_forfeit_reason)
             version = e.bot.playing_version
             if version is None:
                 e.forfeit_reason = _no_version_reason(e)

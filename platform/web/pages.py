@@ -18,9 +18,11 @@ from django.views.decorators.http import require_GET
 
 from arena import games as game_registry
 from arena_site import query
+from arena_site.visibility import hidden_for
 from botregistry.models import Bot
 from ladders.models import Ladder, Rating
 from matches.models import Match, Participant
+from matches.visibility import hidden_q, visible_matches
 from tournaments.models import Tournament
 
 STATIC = Path(__file__).resolve().parent / "static" / "web"
@@ -86,9 +88,11 @@ def match_filters(request) -> dict:
         "kind": _param(query.parse_choice, request, "kind", Match.Kind.values),
         "tournament": _param(query.parse_id, request, "tournament"),
     }
-    if f["ladder"] and not Ladder.objects.filter(slug=f["ladder"]).exists():
+    hidden = hidden_for(request.user)  # a private competition's ladder and final are unknown to outsiders
+    if f["ladder"] and not Ladder.objects.filter(slug=f["ladder"]).exclude(pk__in=hidden.ladders).exists():
         raise BadFilter(f"there is no ladder {f['ladder'][:64]!r}")
-    if f["tournament"] and not Tournament.objects.filter(pk=f["tournament"]).exists():
+    if f["tournament"] and not (Tournament.objects.filter(pk=f["tournament"])
+                                .exclude(pk__in=hidden.tournaments).exists()):
         raise BadFilter(f"there is no tournament {f['tournament']}")
     return f
 
@@ -97,8 +101,9 @@ def match_list(request):
     try:
         f = match_filters(request)
     except BadFilter as exc:
-        return render(request, "web/matches.html", {"error": str(exc), **_match_form_context({})}, status=400)
-    qs = Match.objects.all()
+        return render(request, "web/matches.html", {"error": str(exc), **_match_form_context(request, {})},
+                      status=400)
+    qs = visible_matches(Match.objects.all(), request.user)
     if f["game"]:
         qs = qs.filter(game=f["game"])
     if f["ladder"]:
@@ -121,17 +126,19 @@ def match_list(request):
            else Bot.objects.filter(name__iexact=f["bot"]).order_by("pk").first() if f["bot"] else None)
     return render(request, "web/matches.html", {
         "page": page, "per_page": MATCHES_PER_PAGE, "filters": f, "extra": f"&{query}" if query else "", "filter_bot": bot,
-        **_match_form_context(f)})
+        **_match_form_context(request, f)})
 
 
-def _match_form_context(f: dict) -> dict:
-    return {"filters": f, "games": game_registry.names(), "ladders": Ladder.objects.order_by("name"),
+def _match_form_context(request, f: dict) -> dict:
+    hidden = hidden_for(request.user)
+    return {"filters": f, "games": game_registry.names(),
+            "ladders": Ladder.objects.exclude(pk__in=hidden.ladders).order_by("name"),
             "statuses": Match.Status.choices, "kinds": Match.Kind.choices,
-            "tournament_choices": Tournament.objects.order_by("-starts_at")[:100]}
+            "tournament_choices": Tournament.objects.exclude(pk__in=hidden.tournaments).order_by("-starts_at")[:100]}
 
 
 def ladder_list(request):
-    ladders = (Ladder.objects.annotate(bots=Count("ratings"))
+    ladders = (Ladder.objects.filter(listed=True).annotate(bots=Count("ratings"))  # competitions': their pages
                .order_by("-active", "game", "players", "name"))
     return render(request, "web/ladders.html", {"ladders": ladders})
 
@@ -165,9 +172,10 @@ def _game(name: str):
 def game_page(request, name: str):
     game = _game(name)
     players_rules, engine_notes = rules_text(name)
-    ladders = Ladder.objects.filter(game=name).annotate(bots=Count("ratings")).order_by("-active", "players")
+    ladders = Ladder.objects.filter(game=name, listed=True).annotate(bots=Count("ratings")).order_by("-active", "players")
     bots = Bot.objects.filter(game=name).count()
-    recent = (Match.objects.filter(game=name, status=Match.Status.FINISHED).order_by("-id")
+    recent = (visible_matches(Match.objects.filter(game=name, status=Match.Status.FINISHED), request.user)
+              .order_by("-id")
               .prefetch_related(Prefetch("participants",
                                          queryset=Participant.objects.select_related("bot").order_by("seat")))[:10])
     return render(request, "web/game.html", {
@@ -191,15 +199,20 @@ def user_page(request, username: str):
     if not query.USERNAME.fullmatch(username):
         raise Http404("no such user")
     user = get_object_or_404(get_user_model(), username=username, is_active=True)
+    hidden = hidden_for(request.user)  # what a private competition of theirs would show
     bots = list(Bot.objects.filter(owner=user).select_related("active_version", "team")
-                .annotate(matches=Count("participations")).order_by("game", "name"))
-    ratings = Rating.objects.filter(bot__owner=user).select_related("ladder", "bot").order_by("-rating")
+                .annotate(matches=Count("participations",
+                                        filter=~hidden_q(hidden, "participations__match__")))
+                .order_by("game", "name"))
+    ratings = (Rating.objects.filter(bot__owner=user).exclude(ladder_id__in=hidden.ladders)
+               .select_related("ladder", "bot").order_by("-rating"))
     by_bot: dict[int, list] = {}
     for r in ratings:
         by_bot.setdefault(r.bot_id, []).append(r)
     for b in bots:
         b.ladder_ratings = by_bot.get(b.pk, [])
-    recent = (Match.objects.filter(pk__in=Participant.objects.filter(bot__owner=user).values("match_id"))
+    recent = (visible_matches(Match.objects.filter(pk__in=Participant.objects.filter(bot__owner=user)
+                                                   .values("match_id")), request.user)
               .order_by("-id").prefetch_related(
                   Prefetch("participants", queryset=Participant.objects.select_related("bot").order_by("seat")))[:10])
     return render(request, "web/user.html", {"owner": user, "bots": bots, "recent": recent,
