@@ -388,7 +388,7 @@ def _start_final(cid: int, now: datetime) -> None:
 
 def _finish(cid: int, now: datetime) -> None:
     with transaction.atomic():
-        c = Competition.objects.select_for_update().select_related("final").get(pk=cid)
+        c = Competition.objects.select_for_update(of=("self",)).select_related("final").get(pk=cid)
         if c.final is None or c.result is not None:
             return
         if c.final.status == Tournament.Status.CANCELLED:
