@@ -275,11 +275,11 @@ class CompetitionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixin
     @extend_schema(responses={200: CompetitionResultSerializer})
     @action(detail=True)
     def results(self, request, slug=None):
-        """The result (JSON; `results.csv` beside it): 404 until the final is over, 403 while it is held."""
+        """The result (JSON; `results-csv` beside it): 404 until the final is over, 403 while it is held."""
         return Response(archive.as_json(self._result(request)))
 
     @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
-    @action(detail=True, url_path="results.csv")
+    @action(detail=True, url_path="results-csv")
     def results_csv(self, request, slug=None):
         """The result as CSV (the same rows as `results`)."""
         c = self._result(request)

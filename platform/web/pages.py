@@ -238,7 +238,9 @@ def search(request):
         q = (_param(query.parse_text, request, "q", 64) or "").strip()
     except BadFilter as exc:
         return render(request, "web/search.html", {"q": "", "error": str(exc)}, status=400)
-    found: dict = {"bots": [], "users": [], "teams": []}
+    from competitions.visibility import visible_competitions
+
+    found: dict = {"bots": [], "users": [], "teams": [], "competitions": []}
     if q:
         def first_exact(qs, field: str) -> list:
             rows = list(qs.filter(**{f"{field}__icontains": q}).order_by(field)[:SEARCH_LIMIT])
@@ -248,5 +250,7 @@ def search(request):
             "bots": first_exact(Bot.objects.select_related("owner", "team"), "name"),
             "users": first_exact(get_user_model().objects.filter(is_active=True), "username"),
             "teams": first_exact(Team.objects.filter(deleted_at__isnull=True), "name"),
+            # a private competition only for its organizers and entrants (competitions.visibility)
+            "competitions": first_exact(visible_competitions(request.user), "title"),
         }
     return render(request, "web/search.html", {"q": q, **found, "limit": SEARCH_LIMIT})
