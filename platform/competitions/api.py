@@ -24,7 +24,7 @@ from teams.models import Team
 
 from . import archive, rules_text, seasons, services
 from .models import Competition, Entry, Season
-from .visibility import organizes, visible_competitions
+from .visibility import organizes, visible_competitions, with_key
 
 User = get_user_model()
 
@@ -195,12 +195,16 @@ class CompetitionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixin
     @extend_schema(request=EnterSerializer, responses={201: CompetitionEntrySerializer})
     @action(detail=True, methods=["post"])
     def enter(self, request, slug=None):
-        """Enter a bot (yours, or your team's for the team) while entries are open."""
-        c = self.get_object()
+        """Enter a bot (yours, or your team's for the team) while entries are open. A private competition's
+        invitation link's key lets its holder in (the competition is a 404 to them otherwise)."""
         ser = EnterSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
+        key = ser.validated_data.get("key", "")
+        c = self.get_queryset().filter(slug=slug).first() or with_key(key).filter(slug=slug).first()
+        if c is None:
+            raise exceptions.NotFound("No Competition matches the given query.")
         try:
-            entry = services.enter(c, request.user, ser.validated_data["bot"], key=ser.validated_data.get("key", ""))
+            entry = services.enter(c, request.user, ser.validated_data["bot"], key=key)
         except services.Refused as exc:
             raise refused(exc) from None
         return Response(CompetitionEntrySerializer(entry).data, status=status.HTTP_201_CREATED)

@@ -22,7 +22,6 @@ as it likes. The rules of fairness:
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import secrets
 from datetime import datetime, timedelta
@@ -45,7 +44,7 @@ from tournaments.models import Entry as FinalEntry
 from tournaments.models import Tournament
 
 from .models import Competition, Entry, Organizer
-from .visibility import is_staff, organizes
+from .visibility import digest, is_staff, organizes
 
 log = logging.getLogger("arena.competitions")
 
@@ -59,10 +58,6 @@ class Refused(Exception):
         super().__init__(message)
         self.status = status
         self.field = field
-
-
-def digest(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
 
 
 def is_organizer(user: Any) -> bool:
@@ -94,6 +89,8 @@ def check(c: Competition) -> None:
     if not cls.min_players <= c.players <= cls.max_players:
         raise Refused(_("%(game)s is played by %(lo)s to %(hi)s players")
                       % {"game": c.game, "lo": cls.min_players, "hi": cls.max_players}, field="players")
+    if c.private and c.policy == Competition.Policy.ANYONE:
+        raise Refused(_("a private competition is entered by invitation link or by list"), field="policy")
     if c.players < 2:
         raise Refused(_("a competition's tables seat at least 2 bots"), field="players")
     if c.final_format == Competition.FinalFormat.KNOCKOUT and c.players != 2:
@@ -170,13 +167,6 @@ def revoke_invite_link(c: Competition, by: Any) -> None:
     _require_organizer(c, by)
     Competition.objects.filter(pk=c.pk).update(invite_digest="")
     c.invite_digest = ""
-
-
-def by_invite_key(key: str) -> Competition | None:
-    """The competition whose current invitation link has this key (None for a wrong or revoked key)."""
-    if not key or len(key) > 200:
-        return None
-    return Competition.objects.filter(invite_digest=digest(key)).first()
 
 
 # --------------------------------------------------------------------------------------------------- entries

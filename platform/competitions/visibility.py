@@ -1,10 +1,12 @@
-"""Who sees a competition: everyone once it is public; while private only its organizers (and staff) and its
-entrants (the people with a stake in an entered bot: its maker, or every member of its team). Registered with
+"""Who sees a competition: everyone once it is public; while private only its organizers (and staff), its
+entrants (the people with a stake in an entered bot: its maker, or every member of its team), and, to enter it,
+those on its list (policy "list") or holding its invitation link (policy "link": its page only). Registered with
 `arena_site.visibility` at start-up so that the apps below hide a private competition's ladder and final (and
 so their matches and replays) from everyone else."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -40,7 +42,22 @@ def visible_competitions(user: Any) -> QuerySet[Competition]:
     q = Q(private=False)
     if getattr(user, "is_authenticated", False):
         q |= Q(organizers=user) | Q(pk__in=entries_of(user).values("competition_id"))
+        # those on a listed competition's list (a team: its members) see it to enter it
+        q |= Q(policy=Competition.Policy.LIST) & (Q(invited_users=user) | Q(invited_teams__in=team_ids(user)))
     return Competition.objects.filter(q).distinct()
+
+
+def with_key(key: str) -> QuerySet[Competition]:
+    """The competition whose invitation link has this key (its page is shown to whoever holds the link, to enter
+    it; its ladder, matches and final only once they have entered)."""
+    if not key or len(key) > 200:
+        return Competition.objects.none()
+    return Competition.objects.filter(policy=Competition.Policy.LINK, invite_digest=digest(key))
+
+
+def digest(key: str) -> str:
+    """What is stored of an invitation link's key: its SHA-256 (a 192-bit random key needs no slow hash)."""
+    return hashlib.sha256(key.encode()).hexdigest()
 
 
 def can_view(user: Any, c: Competition) -> bool:

@@ -24,12 +24,15 @@ from arena import games as game_registry
 from botregistry.ownership import playable_by
 from competitions import archive, rules_text, services
 from competitions.models import Competition, Entry
-from competitions.visibility import organizes, visible_competitions
+from competitions.visibility import organizes, visible_competitions, with_key
 from ladders.models import Rating
 
 
-def _get(request, slug: str) -> Competition:
+def _get(request, slug: str, *, key: str = "") -> Competition:
+    """The competition if `request.user` may see it (or, for its page and entering, holds its link's `key`)."""
     c = visible_competitions(request.user).select_related("ladder", "final").filter(slug=slug[:64]).first()
+    if c is None and key:
+        c = with_key(key).select_related("ladder", "final").filter(slug=slug[:64]).first()
     if c is None:
         raise Http404("no such competition")
     return c
@@ -103,7 +106,7 @@ def competition_new(request):
 
 
 def competition(request, slug: str):
-    c = _get(request, slug)
+    c = _get(request, slug, key=(request.POST.get("key") or request.GET.get("key") or "")[:200])
     if request.method == "POST":
         return _action(request, c)
     is_org = organizes(request.user, c)

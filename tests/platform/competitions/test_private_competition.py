@@ -21,9 +21,11 @@ def private(cast, make_competition, dates, finish, django_capture_on_commit_call
     from matches.models import Match
     from matches.services import create_match
 
-    c = make_competition(slug=SLUG, title=TITLE, private=True)
-    services.enter(c, cast.alice, cast.a)
-    services.enter(c, cast.dave, cast.blue)
+    c = make_competition(slug=SLUG, title=TITLE, private=True, policy="link")
+    key = services.new_invite_link(c, cast.olga)
+    services.enter(c, cast.alice, cast.a, key=key)
+    services.enter(c, cast.dave, cast.blue, key=key)
+    c.key = key
     services.step(c.pk, dates["entries_open_at"])
     c.refresh_from_db()
     ladder_match = create_match(game="thebes", params=c.ladder.game_params,
@@ -153,6 +155,35 @@ def test_entrants_and_organizers_see_it(private, cast, who):
     assert TITLE.replace(" ", "") in body
     status, body = _get(client, f"/bots/{cast.a.pk}/")
     assert f"/matches/{matches[0].pk}/" in body
+
+
+def test_a_link_holder_sees_its_page_to_enter_and_nothing_else(private, cast):
+    """bob holds the invitation link: its page shows (to enter), its matches and final do not until he enters."""
+    c, matches = private
+    client = _login(None, cast.bob)
+    assert client.get(f"/competitions/{c.slug}/").status_code == 404
+    assert client.get(f"/competitions/{c.slug}/?key=wrong").status_code == 404
+    assert client.get(f"/competitions/{c.slug}/?key={c.key}").status_code == 200
+    for m in matches:
+        assert client.get(f"/matches/{m.pk}/").status_code == 404
+    assert client.get(f"/tournaments/{c.final_id}/").status_code == 404
+
+
+def test_a_private_competition_is_entered_by_link_or_list(cast, make_competition, client_for, dates):
+    from competitions import services
+
+    with pytest.raises(services.Refused, match="invitation link or by list"):
+        make_competition(private=True, policy="anyone")
+    c = make_competition(private=True, policy="list")
+    c.invited_teams.add(cast.team)
+    dave = client_for(cast.dave)
+    assert dave.get(f"/api/competitions/{c.slug}/").status_code == 200  # on the list: sees it to enter
+    assert client_for(cast.bob).get(f"/api/competitions/{c.slug}/").status_code == 404
+    assert "invited_teams" not in dave.get(f"/api/competitions/{c.slug}/").json()  # the list is the organizers'
+    r = client_for(cast.bob).post(f"/api/competitions/{c.slug}/enter/", {"bot": cast.b.pk}, format="json")
+    assert r.status_code == 404
+    r = dave.post(f"/api/competitions/{c.slug}/enter/", {"bot": cast.blue.pk}, format="json")
+    assert r.status_code == 201, r.content
 
 
 def test_entrants_and_outsiders_cannot_use_its_ladder_from_outside(private, cast, client_for, dates):
