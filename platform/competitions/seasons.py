@@ -65,7 +65,8 @@ def close_season(ladder: Ladder, by: Any, now: datetime) -> Season:
 def bot_seasons(bot_id: int) -> list[dict[str, Any]]:
     """A bot's closed seasons, newest first: ladder, season number, dates, and its row of that season's table."""
     out = []
-    for s in Season.objects.select_related("ladder").order_by("-closed_at"):
+    for s in (Season.objects.filter(ladder__ratings__bot_id=bot_id)  # its ratings stay (reset) after a close
+              .select_related("ladder").order_by("-closed_at")):
         row = next((r for r in s.table if r.get("bot_id") == bot_id), None)
         if row is not None:
             out.append({"ladder": s.ladder, "number": s.number, "started_at": s.started_at,

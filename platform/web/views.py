@@ -104,7 +104,10 @@ def ladder(request, slug: str):
     for r in rows:  # the fitted rating's own 95% interval (ladders.rating_fit); None before the first fit
         r.win_pct = 100.0 * r.wins / r.games if r.games else None
         r.level = level_of(r.bot.name, r.bot.builtin)
+    from competitions.models import Season
+
     return _live_page(request, "web/ladder.html", "web/_ladder_board.html", {
+        "seasons": list(Season.objects.filter(ladder=ladder).order_by("-number")),
         "ladder": ladder, "page": page, "rows": rows, "sort": sort, "levels": _levels(ladder),
         "provisional_games": settings.ARENA_RATING["provisional_games"],
         "columns": [("rank", "Rank"), ("bot", "Bot"), ("owner", "Owner"), ("elo", "Rating"),
@@ -176,7 +179,10 @@ def bot(request, bot_id: int):
               .exclude(hidden_q(hidden, "match__")).order_by("-match_id"))
     for faults in window.values_list("faults", flat=True)[:HEAD_TO_HEAD_MATCHES]:
         kinds.update(f.get("kind") for f in faults or [] if f.get("kind") != "disqualified")
+    from competitions.seasons import bot_seasons
+
     return render(request, "web/bot.html", {"bot": b, "versions": versions, "ratings": ratings,
+                                            "seasons": bot_seasons(b.pk),
                                             "recent": recent, "is_owner": is_owner,
                                             "head_to_head": head_to_head(b, mine),
                                             "fault_kinds": kinds.most_common(), "fault_matches": len(mine),
