@@ -11,6 +11,7 @@ from rest_framework.exceptions import PermissionDenied
 
 from accounts.deletion import OwnerNameField
 from accounts.names import impersonation, protected_names
+from arena_site.visibility import hidden_for
 from botregistry.models import Bot, BotVersion
 from botregistry.ownership import can_play, retired_why
 from botregistry.services import set_active_version
@@ -18,7 +19,6 @@ from ladders.models import Ladder, Rating, VersionRating
 from matches import seeds
 from matches.models import Match, Participant
 from matches.seeds import visible_seed
-from arena_site.visibility import hidden_for
 
 User = get_user_model()
 
@@ -309,7 +309,7 @@ class ChallengeSerializer(serializers.Serializer):
         if len({b.pk for b in table}) != len(table):
             raise serializers.ValidationError({"opponents": "a bot can take only one seat"})
         if ladder.pk in hidden_for(user).ladders:  # a private competition's: as if it did not exist
-            raise serializers.ValidationError({"ladder": "Object with slug=%s does not exist." % ladder.slug})
+            raise serializers.ValidationError({"ladder": f"Object with slug={ladder.slug} does not exist."})
         if not ladder.listed:  # a competition's ladder: challenges between its entries only
             enrolled = set(Rating.objects.filter(ladder=ladder, bot__in=table).values_list("bot_id", flat=True))
             outside = [b.name for b in table if b.pk not in enrolled]

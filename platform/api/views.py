@@ -26,8 +26,8 @@ from ladders.models import Ladder, Rating
 from matches import botlogs
 from matches.models import Match, Participant
 from matches.seeds import deal_visible
-from matches.visibility import visible_matches
 from matches.suspension import ResumeRefused, resume
+from matches.visibility import visible_matches
 from matchmaking import challenges
 
 ID = r"[0-9]{1,18}"  # non-numeric or absurd ids are a 404, not a database error

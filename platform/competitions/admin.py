@@ -57,7 +57,6 @@ class SeasonAdmin(admin.ModelAdmin):
     list_display = ("ladder", "number", "started_at", "closed_at", "closed_by")
     list_filter = ("ladder",)
     readonly_fields = ("number", "started_at", "closed_at", "closed_by", "table")
-    actions: ClassVar[list] = []
 
     def get_fields(self, request, obj=None):
         return ("ladder",) if obj is None else ("ladder", "number", "started_at", "closed_at", "closed_by", "table")

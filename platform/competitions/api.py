@@ -41,7 +41,8 @@ def refused(exc: services.Refused) -> exceptions.APIException:
 class CompetitionEntrySerializer(serializers.ModelSerializer):
     bot_name = serializers.CharField(source="bot.name", read_only=True)
     entrant = serializers.SerializerMethodField()
-    team = serializers.SlugRelatedField(source="entrant_team", slug_field="slug", read_only=True)
+    team: serializers.SlugRelatedField = serializers.SlugRelatedField(source="entrant_team", slug_field="slug",
+                                                                      read_only=True)
     locked_version = serializers.IntegerField(source="locked_version.number", read_only=True, allow_null=True)
 
     class Meta:
@@ -56,8 +57,8 @@ class CompetitionEntrySerializer(serializers.ModelSerializer):
 class CompetitionSerializer(serializers.ModelSerializer):
     phase = serializers.SerializerMethodField()
     rules_html = serializers.SerializerMethodField(help_text="The rules rendered from Markdown, sanitized.")
-    ladder = serializers.SlugRelatedField(slug_field="slug", read_only=True,
-                                          help_text="Its own ladder: /api/ladders/{slug}/leaderboard/.")
+    ladder: serializers.SlugRelatedField = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True, help_text="Its own ladder: /api/ladders/{slug}/leaderboard/.")
     organizer_names = serializers.SerializerMethodField()
     invited_users = serializers.SlugRelatedField(slug_field="username", many=True, required=False,
                                                  queryset=User.objects.filter(is_active=True))

@@ -57,7 +57,7 @@ def cross_table(c: Competition) -> tuple[list[str], list[list[str]], list[dict[s
         if bot not in order:
             order.append(bot)
     ahead: dict[tuple[int, int], int] = {}
-    listed = []
+    listed: list[dict[str, Any]] = []
     for g in games:
         bots = [entry_bot.get(e) for e in g.seats]
         ranks: list[int | None] = [None] * len(bots)
@@ -74,6 +74,6 @@ def cross_table(c: Competition) -> tuple[list[str], list[list[str]], list[dict[s
     names = dict(c.entries.values_list("bot_id", "bot__name"))
     header = [names.get(b, str(b)) for b in order]
     rows = [[("—" if a == b else f"{ahead.get((a, b), 0)}–{ahead.get((b, a), 0)}") for b in order] for a in order]
-    for g in listed:
-        g["names"] = [names.get(b, "?") for b in g["bots"]]
+    for item in listed:
+        item["names"] = [names.get(b, "?") for b in item["bots"]]
     return header, rows, listed

@@ -99,6 +99,12 @@ class Competition(GameSettings):
     def __str__(self) -> str:
         return self.title
 
+    @property
+    def ladder_pk(self) -> int:
+        """Its ladder's id (the ladder is made with the competition: `services.create`)."""
+        assert self.ladder_id is not None
+        return self.ladder_id
+
     def phase(self, now=None) -> str:
         now = now or timezone.now()
         if self.cancelled_reason:

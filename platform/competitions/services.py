@@ -148,7 +148,7 @@ def update(c: Competition, by: Any, **fields: Any) -> Competition:
         check(c)
         c.save()
         assert c.ladder is not None
-        Ladder.objects.filter(pk=c.ladder_id).update(
+        Ladder.objects.filter(pk=c.ladder_pk).update(
             name=c.title, game=c.game, players=c.players, params=c.params, decision_ms=c.decision_ms,
             bank_ms=c.bank_ms, startup_ms=c.startup_ms, max_faults=c.max_faults)
     return c
@@ -221,7 +221,7 @@ def enter(c: Competition, user: Any, bot: Bot, *, key: str = "") -> Entry:
                               % {"bot": bot.name, "other": other.bot.name}, 409, field="bot")
         entry = Entry.objects.create(competition=c, bot=bot, entrant_team=team,
                                      entrant_user=user if team is None else bot.owner)
-        Rating.objects.get_or_create(ladder_id=c.ladder_id, bot=bot)
+        Rating.objects.get_or_create(ladder_id=c.ladder_pk, bot=bot)
     return entry
 
 
@@ -234,7 +234,7 @@ def withdraw(entry: Entry, user: Any) -> None:
         c = Competition.objects.select_for_update().get(pk=c.pk)
         if c.locked_at is not None:
             raise Refused(_("entries are locked after the deadline (an organizer may disqualify one)"), 409)
-        Rating.objects.filter(ladder_id=c.ladder_id, bot_id=entry.bot_id).delete()
+        Rating.objects.filter(ladder_id=c.ladder_pk, bot_id=entry.bot_id).delete()
         entry.delete()
 
 
@@ -253,7 +253,7 @@ def disqualify(entry: Entry, by: Any, reason: str) -> Entry:
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         entry.disqualified_reason, entry.disqualified_at = reason, timezone.now()
         entry.save(update_fields=["disqualified_reason", "disqualified_at"])
-        Rating.objects.filter(ladder_id=c.ladder_id, bot_id=entry.bot_id).delete()
+        Rating.objects.filter(ladder_id=c.ladder_pk, bot_id=entry.bot_id).delete()
         if c.final_id is not None:
             FinalEntry.objects.filter(tournament_id=c.final_id, bot_id=entry.bot_id).update(
                 forfeit_reason=f"forfeit: disqualified ({reason})")
@@ -308,7 +308,7 @@ def _open(cid: int, now: datetime) -> None:
             return
         c.opened_notified_at = now
         c.save(update_fields=["opened_notified_at"])
-        Ladder.objects.filter(pk=c.ladder_id).update(active=True)
+        Ladder.objects.filter(pk=c.ladder_pk).update(active=True)
         transaction.on_commit(lambda: _tell_invited(cid))
 
 
@@ -337,7 +337,7 @@ def _lock(cid: int, now: datetime) -> None:
         Entry.objects.bulk_update(entries, ["locked_version", "lock_note"])
         c.locked_at = now
         c.save(update_fields=["locked_at"])
-        Ladder.objects.filter(pk=c.ladder_id).update(active=False)
+        Ladder.objects.filter(pk=c.ladder_pk).update(active=False)
         log.info("competition %s: %s entries locked", c.pk, sum(e.locked_version_id is not None for e in entries))
 
 

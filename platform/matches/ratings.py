@@ -15,7 +15,7 @@ import logging
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from botregistry.models import BotVersion
@@ -55,7 +55,7 @@ def ladder_results(ladder: Ladder) -> Results:
     return results
 
 
-def season_matches(ladder: Ladder):
+def season_matches(ladder: Ladder) -> QuerySet[Match]:
     """The ladder's rated, finished matches of its current season (all of them before a first season closed)."""
     qs = Match.objects.filter(ladder=ladder, rated=True, status=Match.Status.FINISHED)
     if ladder.season_started_at is not None:

@@ -75,7 +75,9 @@ class CompetitionForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [(g, g.capitalize()) for g in game_registry.names()]
+        game = self.fields["game"]
+        assert isinstance(game, forms.ChoiceField)
+        game.choices = [(g, g.capitalize()) for g in game_registry.names()]
 
 
 def _utc(value: dt.datetime | None) -> dt.datetime | None:
@@ -111,7 +113,7 @@ def competition(request, slug: str):
         return _action(request, c)
     is_org = organizes(request.user, c)
     entries = list(c.entries.select_related("bot", "bot__owner", "entrant_team", "entrant_user", "locked_version"))
-    board = list(Rating.objects.filter(ladder_id=c.ladder_id).select_related("bot").order_by("-rating", "id"))
+    board = list(Rating.objects.filter(ladder_id=c.ladder_pk).select_related("bot").order_by("-rating", "id"))
     mine = []
     if request.user.is_authenticated and c.phase() == Competition.Phase.OPEN:
         entered = {e.bot_id for e in entries}

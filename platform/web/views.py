@@ -30,8 +30,8 @@ from botregistry.ownership import can_manage, can_play, playable_by, retired_why
 from ladders.models import Ladder, Rating, RatingHistory, VersionRating
 from ladders.rating import pairing_score
 from matches.models import Match, Participant
-from matches.visibility import hidden_q, visible_matches
 from matches.seeds import deal_visible, is_staff, seed_is_public, visible_faults, visible_seed
+from matches.visibility import hidden_q, visible_matches
 from tournaments import services as tservices
 from tournaments.models import Tournament
 

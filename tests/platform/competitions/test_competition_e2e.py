@@ -94,7 +94,7 @@ def test_a_whole_competition(celery_worker, beat, client_for, make_user):
         clients[name] = (client, bot["id"], version.json()["id"])
     for name, (client, _, vid) in clients.items():
         _ready(client, vid, f"{name}'s validation")
-    for name, (client, bot_id, _) in clients.items():
+    for client, bot_id, _ in clients.values():
         r = client.post(f"/api/competitions/{slug}/enter/", {"bot": bot_id, "key": key}, format="json")
         assert r.status_code == 201, r.content
     c = Competition.objects.get(slug=slug)
