@@ -31,7 +31,7 @@ from ladders.models import Ladder, Rating, RatingHistory, VersionRating
 from ladders.rating import pairing_score
 from matches.models import Match, Participant
 from matches.seeds import deal_visible, is_staff, seed_is_public, visible_faults, visible_seed
-from matches.visibility import hidden_q, visible_matches
+from matches.visibility import can_see, hidden_q, visible_matches
 from tournaments import services as tservices
 from tournaments.models import Tournament
 
@@ -274,8 +274,10 @@ def match_frames(request, match_id: int):
         import gzip
         resp = HttpResponse(gzip.decompress(data), content_type="application/json")
     resp["Vary"] = "Accept-Encoding"
-    # staff's view of a deal still being played must not sit in a shared cache
-    resp["Cache-Control"] = "public, max-age=3600" if public else "private, no-store"
+    # staff's view of a deal still being played, and an entrant's of a private competition's match, must not
+    # sit in a shared cache
+    shared = public and can_see(m, None)
+    resp["Cache-Control"] = "public, max-age=3600" if shared else "private, no-store"
     return resp
 
 
