@@ -74,6 +74,7 @@ class CompetitionForm(forms.Form):
                                  required=False)
 
     def __init__(self, *args, **kwargs):
+        kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
         game = self.fields["game"]
         assert isinstance(game, forms.ChoiceField)

@@ -46,7 +46,8 @@ def test_organizer_creates_and_entrant_enters(browser, live_server, cast, axe_so
     browser.find_element(By.ID, "id_title").send_keys("Class of 2026")
     browser.find_element(By.ID, "id_slug").send_keys("class-2026")
     browser.find_element(By.ID, "id_description").send_keys("The spring term's Thebes competition.")
-    browser.find_element(By.ID, "id_rules").send_keys("## Rules\n\n- one bot each\n- **no** shared code\n")
+    browser.find_element(By.ID, "id_rules").send_keys("## Conduct\n\n- one bot each\n- **no** shared code\n")
+    Select(browser.find_element(By.ID, "id_game")).select_by_value("thebes")
     _set(browser, "id_entries_open_at", (now - timedelta(minutes=5)).strftime(fmt))
     _set(browser, "id_deadline", (now + timedelta(days=7)).strftime(fmt))
     _set(browser, "id_final_at", (now + timedelta(days=8)).strftime(fmt))
@@ -57,7 +58,7 @@ def test_organizer_creates_and_entrant_enters(browser, live_server, cast, axe_so
     browser.find_element(By.XPATH, "//button[.='Create competition']").click()
     wait(browser, lambda d: d.current_url.endswith("/competitions/class-2026/"))
     c = Competition.objects.get(slug="class-2026")
-    assert c.private and c.policy == "link" and c.final_format == "swiss"
+    assert c.private and c.policy == "link" and c.final_format == "swiss" and c.game == "thebes"
     assert "<strong>no</strong>" in browser.page_source  # the rules' Markdown, rendered
     browser.find_element(By.XPATH, "//button[.='New invitation link']").click()
     link = wait(browser, lambda d: d.find_elements(By.ID, "invite-url"))[0].text
