@@ -105,6 +105,11 @@ class Competition(GameSettings):
         assert self.ladder_id is not None
         return self.ladder_id
 
+    @property
+    def phase_label(self) -> str:
+        """The stage now, in words (lists and pages)."""
+        return str(self.Phase(self.phase()).label)
+
     def phase(self, now=None) -> str:
         now = now or timezone.now()
         if self.cancelled_reason:

@@ -14,7 +14,7 @@ from .models import Match
 
 def hidden_q(hidden: Hidden, prefix: str = "") -> Q:
     """A Q matching the hidden matches (`prefix`: the path to the match, e.g. "match__" from a participant)."""
-    q = Q(pk__in=[])
+    q = Q(**{f"{prefix}pk__in": []})  # matches nothing: the start of the union
     if hidden.ladders:
         q |= Q(**{f"{prefix}ladder_id__in": hidden.ladders})
     if hidden.tournaments:

@@ -240,9 +240,9 @@ def _forfeit_reason(e: Entry) -> str:
 
 
 def _seed_order(t: Tournament, entries: list[Entry]) -> list[Entry]:
-    """Best first: by the bot's rating on the ladder of this game and player count (the leaderboard's, its
-    active version's), unrated bots last, then by entry order; forfeiting entries at the bottom."""
-    rating = dict(Rating.objects.filter(ladder__game=t.game, ladder__players=t.players,
+    """Best first: by the bot's rating on the public ladder of this game and player count (the leaderboard's, its
+    active version's; a competition's own ladder is not read), unrated bots last, then by entry order; forfeiting entries at the bottom."""
+    rating = dict(Rating.objects.filter(ladder__game=t.game, ladder__players=t.players, ladder__listed=True,
                                         bot__in=[e.bot_id for e in entries]).values_list("bot_id", "rating"))
     return sorted(entries, key=lambda e: (bool(e.forfeit_reason), -rating.get(e.bot_id, float("-inf")), e.id))
 

@@ -121,7 +121,7 @@ def competition(request, slug: str):
         mine = [b for b in playable_by(request.user).filter(game=c.game, retired_at__isnull=True, builtin=False)
                 if b.pk not in entered]
     response = render(request, "web/competition.html", {
-        "c": c, "phase": c.phase(), "phase_label": Competition.Phase(c.phase()).label, "rules_html": rules_text.render(c.rules), "entries": entries, "board": board,
+        "c": c, "phase": c.phase(), "phase_label": c.phase_label, "rules_html": rules_text.render(c.rules), "entries": entries, "board": board,
         "is_org": is_org, "my_bots": mine, "key": request.GET.get("key", "")[:200],
         "new_key": request.session.pop(f"competition-key-{c.pk}", None) if is_org else None,
         "results": services.results_visible(c, request.user), "tie_break": archive.TIE_BREAK})

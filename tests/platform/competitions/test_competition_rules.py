@@ -221,3 +221,45 @@ def test_too_few_entries_cancel_with_the_reason(cast, make_competition, dates):
     services.step(c.pk, dates["final_at"])
     c.refresh_from_db()
     assert c.phase() == "cancelled" and "only 1 entries" in c.cancelled_reason
+
+
+def test_a_deleted_account_mid_final_forfeits_what_is_left_and_keeps_its_locked_entry(cast, make_competition, dates,
+                                                                                     finish):
+    """alice deletes her account while the final runs: her entry stays with its locked version (the archive keeps
+    it), her bot retires, and her games still to be drawn are forfeited with the reason shown."""
+    from accounts.deletion import delete_account
+    from competitions import services
+    from competitions.models import Entry
+    from matches.models import Match
+    from tournaments import services as tournaments
+    from tournaments.models import Game
+
+    c = make_competition(final_format="round_robin")
+    for user, bot in ((cast.alice, cast.a), (cast.bob, cast.b), (cast.carol, cast.blue)):
+        services.enter(c, user, bot)
+    locked = cast.a.active_version_id
+    services.step(c.pk, dates["deadline"])
+    services.step(c.pk, dates["final_at"])
+    c.refresh_from_db()
+    for m in Match.objects.filter(tournament_game__round__tournament=c.final, status="queued"):
+        finish(m, {cast.a.pk: 3.0, cast.b.pk: 2.0, cast.blue.pk: 1.0})
+    assert delete_account(cast.alice)
+    while True:  # beat's ticks: each round is made from then on
+        tournaments.tick()
+        pending = list(Match.objects.filter(tournament_game__round__tournament=c.final, status="queued"))
+        if not pending:
+            break
+        for m in pending:
+            finish(m, {cast.a.pk: 3.0, cast.b.pk: 2.0, cast.blue.pk: 1.0})
+    tournaments.tick()
+    services.step(c.pk, dates["final_at"])
+    c.refresh_from_db()
+    entry = Entry.objects.get(competition=c, bot=cast.a)
+    assert entry.locked_version_id == locked
+    forfeits = [g.forfeit for g in Game.objects.filter(round__tournament=c.final) if g.forfeit]
+    played_by_alice = Match.objects.filter(tournament_game__round__tournament=c.final,
+                                           participants__bot=cast.a).count()
+    assert played_by_alice + len(forfeits) == 2  # her two pairings: played before, forfeited after
+    assert all("deleted their account" in why for f in forfeits for why in f.values())
+    row = next(r for r in c.result if r["bot"] == "alice-bot")
+    assert row["version"] == 1 and row["entrant"] == "deleted account"
