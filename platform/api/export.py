@@ -43,6 +43,7 @@ from botregistry.models import Bot, BotVersion
 from botregistry.receivers import owned_bots
 from ladders.models import Rating
 from matches.models import Match, Participant
+from matches.visibility import visible_matches
 from teams.models import Membership
 
 FORMAT = "arena-export-1"
@@ -202,7 +203,7 @@ def own_bots(user: Any):
 def own_matches(user: Any):
     seats = Participant.objects.select_related("bot", "bot__owner", "version").order_by("seat")
     mine = Participant.objects.filter(bot__in=owned_bots(user.pk)).values("match_id")
-    return (Match.objects.filter(pk__in=mine)
+    return (visible_matches(Match.objects.filter(pk__in=mine), user)
             .defer("result", "unwritten_replay", "unwritten_logs", "params", "time_control")
             .select_related("ladder").prefetch_related(Prefetch("participants", seats))
             .order_by("-created_at", "-id"))

@@ -11,6 +11,7 @@ from rest_framework.exceptions import PermissionDenied
 
 from accounts.deletion import OwnerNameField
 from accounts.names import impersonation, protected_names
+from arena_site.visibility import hidden_for
 from botregistry.models import Bot, BotVersion
 from botregistry.ownership import can_play, retired_why
 from botregistry.services import set_active_version
@@ -312,6 +313,14 @@ class ChallengeSerializer(serializers.Serializer):
                 {"opponents": f"{ladder.name} is played by {ladder.players}: name {ladder.players - 1} opponents"})
         if len({b.pk for b in table}) != len(table):
             raise serializers.ValidationError({"opponents": "a bot can take only one seat"})
+        if ladder.pk in hidden_for(user).ladders:  # a private competition's: as if it did not exist
+            raise serializers.ValidationError({"ladder": f"Object with slug={ladder.slug} does not exist."})
+        if not ladder.listed:  # a competition's ladder: challenges between its entries only
+            enrolled = set(Rating.objects.filter(ladder=ladder, bot__in=table).values_list("bot_id", flat=True))
+            outside = [b.name for b in table if b.pk not in enrolled]
+            if outside:
+                raise serializers.ValidationError(
+                    {"opponents": f"only the competition's entries play on its ladder: {', '.join(outside)}"})
         for b in table:
             if b.game != ladder.game:
                 raise serializers.ValidationError({"opponents": f"{b.name} plays {b.game}, not {ladder.game}"})

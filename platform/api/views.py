@@ -18,6 +18,7 @@ from accounts.emails import UNVERIFIED_UPLOAD, verification_pending
 from api import serializers as s
 from api.permissions import IsOwnerOrReadOnly
 from arena_site import objects, query
+from arena_site.visibility import hidden_for
 from botregistry.models import Bot, BotVersion
 from botregistry.ownership import can_play, playable_by
 from botregistry.services import RevalidateRefused, UploadRejected, create_version, revalidate
@@ -27,6 +28,7 @@ from matches import botlogs
 from matches.models import Match, Participant
 from matches.seeds import deal_visible
 from matches.suspension import ResumeRefused, resume
+from matches.visibility import visible_matches
 from matchmaking import challenges
 
 ID = r"[0-9]{1,18}"  # non-numeric or absurd ids are a 404, not a database error
@@ -73,7 +75,9 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
         if params.get("mine") in ("1", "true") and self.request.user.is_authenticated:
             qs = qs.filter(pk__in=playable_by(self.request.user).values("pk"))  # your own and your teams' bots
         if self.action == "retrieve":
-            qs = qs.prefetch_related(Prefetch("ratings", Rating.objects.select_related("ladder")))
+            hidden = hidden_for(self.request.user).ladders  # a private competition's ladder
+            qs = qs.prefetch_related(Prefetch("ratings", Rating.objects.select_related("ladder")
+                                              .exclude(ladder_id__in=hidden)))
         return qs
 
     def get_throttles(self):
@@ -177,6 +181,9 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
 
     serializer_class = s.LadderSerializer
     queryset = Ladder.objects.all().order_by("game", "players", "id")
+
+    def get_queryset(self):  # a private competition's ladder is seen by its organizers and entrants only
+        return super().get_queryset().exclude(pk__in=hidden_for(self.request.user).ladders)
     lookup_field = "slug"
     lookup_value_regex = r"[-a-zA-Z0-9_]{1,100}"  # a slug: anything else (a NUL byte...) is a 404, not a 500
 
@@ -208,7 +215,7 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self):
         participants = Participant.objects.select_related("bot", "version", "bot__owner", "bot__team").order_by("seat")
-        qs = (Match.objects.select_related("ladder", "requested_by")
+        qs = (visible_matches(Match.objects.select_related("ladder", "requested_by"), self.request.user)
               .prefetch_related(Prefetch("participants", participants)).order_by("-id"))
         params = self.request.query_params
         if ladder := str_param(self.request, "ladder"):

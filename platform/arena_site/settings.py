@@ -116,6 +116,7 @@ INSTALLED_APPS = [
     "web",
     "versiontests",
     "notifications",  # above matches, tournaments and version tests: it listens to their signals
+    "competitions",  # organizers' competitions and the public ladders' seasons (above tournaments, notifications)
     # django-allauth (accounts: sign-up with a verified email, log-in by username or email, password reset, email
     # change, identity providers); after `web` so the site's templates override allauth's
     "allauth",
@@ -262,6 +263,7 @@ SPECTACULAR_SETTINGS = {
         "VersionStatusEnum": "botregistry.models.BotVersion.Status",
         "MatchStatusEnum": "matches.models.Match.Status",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "TournamentFormatEnum": "tournaments.models.Tournament.Format",  # a competition's final_format too
         "VersionTestStatusEnum": "versiontests.models.VersionTest.Status",
         "InvitationStatusEnum": "teams.models.Invitation.Status",
         "TeamRoleEnum": "teams.models.Membership.Role",
@@ -306,6 +308,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     # starts tournaments at their time (the next round follows each round's last match: matches.signals)
     "tournaments-tick": {"task": "tournaments.tasks.tick",
                          "schedule": _env_float("ARENA_TOURNAMENT_TICK_EVERY", 5.0)},
+    # competitions: entries open, the reminder, the deadline's lock, the final's start, the result, publishing
+    "competitions-tick": {"task": "competitions.tasks.tick",
+                          "schedule": _env_float("ARENA_COMPETITION_TICK_EVERY", 10.0), "options": {"expires": 60}},
     # the safety net of the after-match hook that advances version tests
     "versiontests-tick": {"task": "versiontests.tasks.tick", "schedule": 30.0, "options": {"expires": 60}},
     # expired team invitations (teams.services.sweep_invitations; by hand: manage.py sweep_invitations)

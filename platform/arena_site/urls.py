@@ -19,6 +19,7 @@ urlpatterns = [
     path("api/", include("tournaments.urls")),  # /api/tournaments/
     path("api/", include("versiontests.urls")),  # /api/version-tests/
     path("api/", include("notifications.urls")),  # /api/auth/me/notifications/
+    path("api/", include("competitions.urls")),  # /api/competitions/, /api/seasons/
     path("", include("monitoring.urls")),  # /metrics, for Prometheus
     path("healthz", healthz, name="healthz"),
     # the language switcher (web.language) and the JavaScript's translations (gettext() in the viewer, live pages)

@@ -15,6 +15,12 @@ class Ladder(GameSettings):
     name = models.CharField(max_length=128)
     players = models.PositiveSmallIntegerField()
     active = models.BooleanField(default=True, help_text="Matchmaking plays this ladder.")
+    listed = models.BooleanField(
+        default=True, help_text="A public ladder: listed with the others, every bot of its game enrolled on it. "
+                                "A competition's own ladder is not: only its entries play there.")
+    season_started_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the current season began (staff closed the one before: "
+                                         "competitions.seasons); the ratings are fitted from its games only.")
     created_at = models.DateTimeField(auto_now_add=True)
     # the last fit of the leaderboard ratings (ladders.services.refit_ratings)
     fitted_games = models.PositiveIntegerField(default=0, help_text="Rated games in the last rating fit.")

@@ -39,7 +39,7 @@ def widen_for_changed_version(sender, bot_id: int, previous_version_id: int | No
 def ladder_table(sender, game: str, **_) -> dict | None:
     """The table of one of the active ladders of `game`, drawn at random (the ladders a ready version is enrolled
     on): its options and time control, for the validation's smoke match. None when the game has no ladder."""
-    ladders = list(Ladder.objects.filter(game=game, active=True))
+    ladders = list(Ladder.objects.filter(game=game, active=True, listed=True))
     if not ladders:
         return None
     ladder = secrets.choice(ladders)

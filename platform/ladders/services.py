@@ -48,9 +48,10 @@ def ensure_ladders() -> list[Ladder]:
 
 
 def enroll(bot: Bot) -> None:
-    """Give the bot a rating on every ladder of its game, paused ones too, so that a ladder staff start finds its
-    bots already there (idempotent)."""
-    for ladder in Ladder.objects.filter(game=bot.game):
+    """Give the bot a rating on every public ladder of its game, paused ones too, so that a ladder staff start
+    finds its bots already there (idempotent). A competition's ladder (`Ladder.listed` off) enrols its entries
+    only."""
+    for ladder in Ladder.objects.filter(game=bot.game, listed=True):
         Rating.objects.get_or_create(ladder=ladder, bot=bot)
 
 

@@ -15,7 +15,7 @@ import logging
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from botregistry.models import BotVersion
@@ -32,7 +32,7 @@ def ladder_results(ladder: Ladder) -> Results:
     sat in the seats (a seat without a rank, e.g. a bot disqualified before the end, counts as last, as in
     `apply_ratings`)."""
     results = Results()
-    rows = (Participant.objects.filter(match__ladder=ladder, match__rated=True, match__status=Match.Status.FINISHED)
+    rows = (Participant.objects.filter(match__in=season_matches(ladder))
             .order_by("match_id", "seat").values_list("match_id", "version_id", "rank"))
     current: int | None = None
     bots: list[int] = []
@@ -53,6 +53,14 @@ def ladder_results(ladder: Ladder) -> Results:
         ranks.append(rank)
     flush()
     return results
+
+
+def season_matches(ladder: Ladder) -> QuerySet[Match]:
+    """The ladder's rated, finished matches of its current season (all of them before a first season closed)."""
+    qs = Match.objects.filter(ladder=ladder, rated=True, status=Match.Status.FINISHED)
+    if ladder.season_started_at is not None:
+        qs = qs.filter(finished_at__gte=ladder.season_started_at)
+    return qs
 
 
 def version_chain(version_ids: set[int]) -> dict[int, int]:
@@ -80,7 +88,7 @@ def refit_ratings(ladder_id: int | None = None, force: bool = False) -> list[int
     done = []
     every = settings.ARENA_RATING["history_every"]
     for ladder in ladders:
-        finished = Match.objects.filter(ladder=ladder, rated=True, status=Match.Status.FINISHED).count()
+        finished = season_matches(ladder).count()
         if finished == ladder.fitted_games and not force:
             continue
         results = ladder_results(ladder)

@@ -8,6 +8,7 @@ from rest_framework import permissions, serializers, viewsets
 
 from accounts.deletion import OwnerNameField
 from arena import games
+from arena_site.visibility import hidden_for
 from botregistry.models import Bot
 from botregistry.ownership import entrant
 from matches.models import Match
@@ -191,7 +192,8 @@ class TournamentViewSet(viewsets.ModelViewSet):
     permission_classes = [StaffWritesAnyoneReads]
 
     def get_queryset(self):
-        qs = Tournament.objects.all()
+        # a private competition's final: its organizers and entrants only (arena_site.visibility)
+        qs = Tournament.objects.exclude(pk__in=hidden_for(self.request.user).tournaments)
         if self.action == "retrieve":
             qs = qs.prefetch_related("entries__bot__owner", "entries__version", "rounds__games__match",
                                      "rounds__byes")

@@ -42,8 +42,8 @@ def running_tournaments() -> list[int]:
 
 
 def start(tournament_id: int, now: datetime | None = None) -> bool:
-    """Locks the entries, pins each to its bot's ready version, seeds them and queues round 1. False when the
-    tournament is not due (or already started)."""
+    """Locks the entries, pins each to its bot's ready version (an entry already pinned keeps its version), seeds
+    them and queues round 1. False when the tournament is not due (or already started)."""
     now = now or timezone.now()
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament_id)
@@ -58,6 +58,9 @@ def start(tournament_id: int, now: datetime | None = None) -> bool:
             _announce(tournament_ended, t.pk)
             return False
         for e in entries:
+            if e.version_id is not None:
+                continue  # pinned before the start (a competition's locked version): it stays; a retired bot or
+                #           a version no longer ready forfeits its games when they are made (_forfeit_reason)
             version = e.bot.playing_version
             if version is None:
                 e.forfeit_reason = _no_version_reason(e)
@@ -237,9 +240,9 @@ def _forfeit_reason(e: Entry) -> str:
 
 
 def _seed_order(t: Tournament, entries: list[Entry]) -> list[Entry]:
-    """Best first: by the bot's rating on the ladder of this game and player count (the leaderboard's, its
-    active version's), unrated bots last, then by entry order; forfeiting entries at the bottom."""
-    rating = dict(Rating.objects.filter(ladder__game=t.game, ladder__players=t.players,
+    """Best first: by the bot's rating on the public ladder of this game and player count (the leaderboard's, its
+    active version's; a competition's own ladder is not read), unrated bots last, then by entry order; forfeiting entries at the bottom."""
+    rating = dict(Rating.objects.filter(ladder__game=t.game, ladder__players=t.players, ladder__listed=True,
                                         bot__in=[e.bot_id for e in entries]).values_list("bot_id", "rating"))
     return sorted(entries, key=lambda e: (bool(e.forfeit_reason), -rating.get(e.bot_id, float("-inf")), e.id))
 

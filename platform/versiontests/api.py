@@ -11,9 +11,10 @@ from rest_framework.response import Response
 from accounts import throttles
 from accounts.deletion import OwnerNameField
 from arena_site import query
+from arena_site.visibility import hidden_for
 from botregistry.models import BotVersion
 from botregistry.ownership import can_play
-from ladders.models import Ladder
+from ladders.models import Ladder, Rating
 from matches.seeds import is_staff
 
 from . import services, stats
@@ -80,6 +81,12 @@ class VersionTestSerializer(serializers.ModelSerializer):
         a, b = validated["version_a"], validated["version_b"]
         if not (can_play(user, a.bot) and can_play(user, b.bot)):
             raise PermissionDenied("only the bot's owner (a team bot: the team's members) can test its versions")
+        ladder = validated["ladder"]
+        if ladder.pk in hidden_for(user).ladders:
+            raise serializers.ValidationError({"ladder": f'Invalid pk "{ladder.pk}" - object does not exist.'})
+        if not ladder.listed and not Rating.objects.filter(ladder=ladder, bot=a.bot).exists():
+            # a competition's ladder: its opponents are its entries, so only an entry tests there
+            raise serializers.ValidationError({"ladder": "only a bot entered in this competition tests on its ladder"})
         try:
             return services.create(owner=user, version_a=a, version_b=b, ladder=validated["ladder"],
                                    elo0=validated["elo0"], elo1=validated["elo1"], max_pairs=validated["max_pairs"],
@@ -114,7 +121,8 @@ class VersionTestViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.
         return super().get_throttles()
 
     def get_queryset(self):
-        qs = VersionTest.objects.select_related("owner", "bot", "version_a", "version_b")
+        qs = (VersionTest.objects.select_related("owner", "bot", "version_a", "version_b")
+              .exclude(ladder_id__in=hidden_for(self.request.user).ladders))
         try:
             bot = query.parse_id("bot", self.request.query_params.get("bot"))
         except query.BadParameter as exc:

@@ -20,9 +20,11 @@ from django.views.decorators.http import require_GET
 
 from arena import games as game_registry
 from arena_site import query
+from arena_site.visibility import hidden_for
 from botregistry.models import Bot
 from ladders.models import Ladder, Rating
 from matches.models import Match, Participant
+from matches.visibility import hidden_q, visible_matches
 from tournaments.models import Tournament
 from web.context import html_lang
 
@@ -91,9 +93,11 @@ def match_filters(request) -> dict:
         "kind": _param(query.parse_choice, request, "kind", Match.Kind.values),
         "tournament": _param(query.parse_id, request, "tournament"),
     }
-    if f["ladder"] and not Ladder.objects.filter(slug=f["ladder"]).exists():
+    hidden = hidden_for(request.user)  # a private competition's ladder and final are unknown to outsiders
+    if f["ladder"] and not Ladder.objects.filter(slug=f["ladder"]).exclude(pk__in=hidden.ladders).exists():
         raise BadFilter(f"there is no ladder {f['ladder'][:64]!r}")
-    if f["tournament"] and not Tournament.objects.filter(pk=f["tournament"]).exists():
+    if f["tournament"] and not (Tournament.objects.filter(pk=f["tournament"])
+                                .exclude(pk__in=hidden.tournaments).exists()):
         raise BadFilter(f"there is no tournament {f['tournament']}")
     return f
 
@@ -102,8 +106,9 @@ def match_list(request):
     try:
         f = match_filters(request)
     except BadFilter as exc:
-        return render(request, "web/matches.html", {"error": str(exc), **_match_form_context({})}, status=400)
-    qs = Match.objects.all()
+        return render(request, "web/matches.html", {"error": str(exc), **_match_form_context(request, {})},
+                      status=400)
+    qs = visible_matches(Match.objects.all(), request.user)
     if f["game"]:
         qs = qs.filter(game=f["game"])
     if f["ladder"]:
@@ -126,17 +131,19 @@ def match_list(request):
            else Bot.objects.filter(name__iexact=f["bot"]).order_by("pk").first() if f["bot"] else None)
     return render(request, "web/matches.html", {
         "page": page, "per_page": MATCHES_PER_PAGE, "filters": f, "extra": f"&{query}" if query else "", "filter_bot": bot,
-        **_match_form_context(f)})
+        **_match_form_context(request, f)})
 
 
-def _match_form_context(f: dict) -> dict:
-    return {"filters": f, "games": game_registry.names(), "ladders": Ladder.objects.order_by("name"),
+def _match_form_context(request, f: dict) -> dict:
+    hidden = hidden_for(request.user)
+    return {"filters": f, "games": game_registry.names(),
+            "ladders": Ladder.objects.exclude(pk__in=hidden.ladders).order_by("name"),
             "statuses": Match.Status.choices, "kinds": Match.Kind.choices,
-            "tournament_choices": Tournament.objects.order_by("-starts_at")[:100]}
+            "tournament_choices": Tournament.objects.exclude(pk__in=hidden.tournaments).order_by("-starts_at")[:100]}
 
 
 def ladder_list(request):
-    ladders = (Ladder.objects.annotate(bots=Count("ratings"))
+    ladders = (Ladder.objects.filter(listed=True).annotate(bots=Count("ratings"))  # competitions': their pages
                .order_by("-active", "game", "players", "name"))
     return render(request, "web/ladders.html", {"ladders": ladders})
 
@@ -181,9 +188,10 @@ def _game(name: str):
 def game_page(request, name: str):
     game = _game(name)
     players_rules, engine_notes = rules_text(name, html_lang(translation.get_language()))
-    ladders = Ladder.objects.filter(game=name).annotate(bots=Count("ratings")).order_by("-active", "players")
+    ladders = Ladder.objects.filter(game=name, listed=True).annotate(bots=Count("ratings")).order_by("-active", "players")
     bots = Bot.objects.filter(game=name).count()
-    recent = (Match.objects.filter(game=name, status=Match.Status.FINISHED).order_by("-id")
+    recent = (visible_matches(Match.objects.filter(game=name, status=Match.Status.FINISHED), request.user)
+              .order_by("-id")
               .prefetch_related(Prefetch("participants",
                                          queryset=Participant.objects.select_related("bot").order_by("seat")))[:10])
     # the pictures (drawn by the viewer from an example game, web/frames.example_gz) stand after "What is on
@@ -232,15 +240,20 @@ def user_page(request, username: str):
     if not query.USERNAME.fullmatch(username):
         raise Http404("no such user")
     user = get_object_or_404(get_user_model(), username=username, is_active=True)
+    hidden = hidden_for(request.user)  # what a private competition of theirs would show
     bots = list(Bot.objects.filter(owner=user).select_related("active_version", "team")
-                .annotate(matches=Count("participations")).order_by("game", "name"))
-    ratings = Rating.objects.filter(bot__owner=user).select_related("ladder", "bot").order_by("-rating")
+                .annotate(matches=Count("participations",
+                                        filter=~hidden_q(hidden, "participations__match__")))
+                .order_by("game", "name"))
+    ratings = (Rating.objects.filter(bot__owner=user).exclude(ladder_id__in=hidden.ladders)
+               .select_related("ladder", "bot").order_by("-rating"))
     by_bot: dict[int, list] = {}
     for r in ratings:
         by_bot.setdefault(r.bot_id, []).append(r)
     for b in bots:
         b.ladder_ratings = by_bot.get(b.pk, [])
-    recent = (Match.objects.filter(pk__in=Participant.objects.filter(bot__owner=user).values("match_id"))
+    recent = (visible_matches(Match.objects.filter(pk__in=Participant.objects.filter(bot__owner=user)
+                                                   .values("match_id")), request.user)
               .order_by("-id").prefetch_related(
                   Prefetch("participants", queryset=Participant.objects.select_related("bot").order_by("seat")))[:10])
     return render(request, "web/user.html", {"owner": user, "bots": bots, "recent": recent,
@@ -266,7 +279,9 @@ def search(request):
         q = (_param(query.parse_text, request, "q", 64) or "").strip()
     except BadFilter as exc:
         return render(request, "web/search.html", {"q": "", "error": str(exc)}, status=400)
-    found: dict = {"bots": [], "users": [], "teams": []}
+    from competitions.visibility import visible_competitions
+
+    found: dict = {"bots": [], "users": [], "teams": [], "competitions": []}
     if q:
         def first_exact(qs, field: str) -> list:
             rows = list(qs.filter(**{f"{field}__icontains": q}).order_by(field)[:SEARCH_LIMIT])
@@ -276,5 +291,7 @@ def search(request):
             "bots": first_exact(Bot.objects.select_related("owner", "team"), "name"),
             "users": first_exact(get_user_model().objects.filter(is_active=True), "username"),
             "teams": first_exact(Team.objects.filter(deleted_at__isnull=True), "name"),
+            # a private competition only for its organizers and entrants (competitions.visibility)
+            "competitions": first_exact(visible_competitions(request.user), "title"),
         }
     return render(request, "web/search.html", {"q": q, **found, "limit": SEARCH_LIMIT})

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import account, login, pages, signup, teams, views, watch
+from . import account, competitions, login, pages, signup, teams, views, watch
 
 app_name = "web"
 
@@ -24,6 +24,12 @@ urlpatterns = [
     path("teams/", teams.team_list, name="teams"),
     path("teams/join/<str:key>/", teams.join, name="team-join"),
     path("teams/<slug:slug>/", teams.team, name="team"),
+    path("competitions/", competitions.competition_list, name="competitions"),
+    path("competitions/new/", competitions.competition_new, name="competition-new"),
+    path("competitions/<slug:slug>/", competitions.competition, name="competition"),
+    path("competitions/<slug:slug>/archive/", competitions.competition_archive, name="competition-archive"),
+    path("competitions/<slug:slug>/results.<str:fmt>", competitions.competition_results,
+         name="competition-results"),
     path("tournaments/", views.tournaments, name="tournaments"),
     path("tournaments/<int:tournament_id>/", views.tournament, name="tournament"),
     # without a `next`, a log-in lands on the owner's page (Django's default, /accounts/profile/, does not exist);

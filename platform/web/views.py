@@ -25,6 +25,7 @@ from accounts.models import ApiToken
 from arena import games as game_registry
 from arena import narration
 from arena_site import objects
+from arena_site.visibility import hidden_for
 from botregistry.levels import level_of
 from botregistry.models import Bot, BotVersion
 from botregistry.ownership import can_manage, can_play, playable_by, retired_why
@@ -33,6 +34,7 @@ from ladders.models import Ladder, Rating, RatingHistory, VersionRating
 from ladders.rating import pairing_score
 from matches.models import Match, Participant
 from matches.seeds import deal_visible, is_staff, seed_is_public, visible_faults, visible_seed
+from matches.visibility import can_see, hidden_q, visible_matches
 from tournaments import services as tservices
 from tournaments.models import Tournament
 
@@ -71,7 +73,7 @@ def _live_page(request, template: str, fragment: str, context: dict, live: bool)
 
 
 def home(request):
-    ladders = list(Ladder.objects.filter(active=True))
+    ladders = list(Ladder.objects.filter(active=True, listed=True))  # a competition's ladder is on its page
     tops = {}
     for ladder in ladders:
         tops[ladder.pk] = list(Rating.objects.filter(ladder=ladder, bot__retired_at__isnull=True)
@@ -79,9 +81,11 @@ def home(request):
                                .order_by("-rating", "id")[:5])
     for ladder in ladders:
         ladder.top = tops[ladder.pk]
+    hidden = hidden_for(request.user)
     tournaments = list(Tournament.objects.filter(status__in=["scheduled", "running"])
-                       .order_by("starts_at")[:10])
-    recent = (Match.objects.filter(status=Match.Status.FINISHED).order_by("-finished_at")
+                       .exclude(pk__in=hidden.tournaments).order_by("starts_at")[:10])
+    recent = (visible_matches(Match.objects.filter(status=Match.Status.FINISHED), request.user)
+              .order_by("-finished_at")
               .prefetch_related(Prefetch("participants", queryset=Participant.objects.select_related("bot")))[:10])
     return _live_page(request, "web/home.html", "web/_home_recent.html", {
         "games": game_registry.names(), "ladders": ladders, "tournaments": tournaments, "recent": recent,
@@ -90,7 +94,7 @@ def home(request):
 
 
 def ladder(request, slug: str):
-    ladder = get_object_or_404(Ladder, slug=slug)
+    ladder = get_object_or_404(Ladder.objects.exclude(pk__in=hidden_for(request.user).ladders), slug=slug)
     sort = request.GET.get("sort", "rank")
     if sort not in LEADERBOARD_SORTS:
         sort = "rank"
@@ -105,7 +109,10 @@ def ladder(request, slug: str):
     for r in rows:  # the fitted rating's own 95% interval (ladders.rating_fit); None before the first fit
         r.win_pct = 100.0 * r.wins / r.games if r.games else None
         r.level = level_of(r.bot.name, r.bot.builtin)
+    from competitions.models import Season
+
     return _live_page(request, "web/ladder.html", "web/_ladder_board.html", {
+        "seasons": list(Season.objects.filter(ladder=ladder).order_by("-number")),
         "ladder": ladder, "page": page, "rows": rows, "sort": sort, "levels": _levels(ladder),
         "live_now": live_now(Match.objects.filter(ladder=ladder)),
         "provisional_games": settings.ARENA_RATING["provisional_games"],
@@ -145,8 +152,10 @@ def bot(request, bot_id: int):
         for v in versions:  # the owner's "validate again" (POST /api/versions/{id}/revalidate/)
             v.can_revalidate = failed_transiently(v)
             v.can_resume = v.status == v.Status.SUSPENDED  # POST /api/versions/{id}/resume/
-    ratings = list(b.ratings.select_related("ladder"))
+    hidden = hidden_for(request.user)  # a private competition's ladder and final, unless they may see it
+    ratings = list(b.ratings.select_related("ladder").exclude(ladder_id__in=hidden.ladders))
     mine = list(Participant.objects.filter(bot=b, match__status=Match.Status.FINISHED)
+                .exclude(hidden_q(hidden, "match__"))
                 .order_by("-match_id").values("match_id", "match__ladder_id", "rank", "score")[:HEAD_TO_HEAD_MATCHES])
     ranks: dict[int, list[int]] = {}
     for p in mine:
@@ -167,7 +176,7 @@ def bot(request, bot_id: int):
             series.setdefault(number, []).append(charts.RatingPoint(at, value, interval, games))
         r.chart = charts.rating_history(series, label=f"Rating of each version of {b.name} on {r.ladder.name}, "
                                                       "at each refit")
-    recent = list(Match.objects.filter(participants__bot=b).order_by("-id")
+    recent = list(visible_matches(Match.objects.filter(participants__bot=b), request.user).order_by("-id")
                   .prefetch_related(Prefetch("participants", queryset=Participant.objects.select_related("bot")))[:20])
     for m in recent:
         m.me = next((p for p in m.participants.all() if p.bot_id == b.pk), None)
@@ -175,10 +184,14 @@ def bot(request, bot_id: int):
             m.me.fault_kinds = list(Counter(f.get("kind") for f in m.me.faults or []).items())
     # faults by kind over the bot's latest finished matches (the same window as the head-to-head table)
     kinds: Counter = Counter()
-    window = Participant.objects.filter(bot=b, match__status=Match.Status.FINISHED).order_by("-match_id")
+    window = (Participant.objects.filter(bot=b, match__status=Match.Status.FINISHED)
+              .exclude(hidden_q(hidden, "match__")).order_by("-match_id"))
     for faults in window.values_list("faults", flat=True)[:HEAD_TO_HEAD_MATCHES]:
         kinds.update(f.get("kind") for f in faults or [] if f.get("kind") != "disqualified")
+    from competitions.seasons import bot_seasons
+
     return render(request, "web/bot.html", {"bot": b, "versions": versions, "ratings": ratings,
+                                            "seasons": bot_seasons(b.pk),
                                             "recent": recent, "is_owner": is_owner,
                                             "head_to_head": head_to_head(b, mine),
                                             "fault_kinds": kinds.most_common(), "fault_matches": len(mine),
@@ -222,7 +235,7 @@ def head_to_head(b: Bot, mine: Sequence[Mapping[str, Any]]) -> list[dict]:
 
 
 def match(request, match_id: int):
-    m = get_object_or_404(Match.objects.select_related("ladder"), pk=match_id)
+    m = get_object_or_404(visible_matches(Match.objects.select_related("ladder"), request.user), pk=match_id)
     seats = list(m.participants.select_related("bot__owner", "bot__team", "version").order_by("seat"))
     visible = deal_visible(m, request.user)
     # the rating a seat shows is its version's on the match's ladder (the bot page's and leaderboard's meaning)
@@ -254,7 +267,7 @@ SEED_STILL_PLAYED = "this match's deal is still being played (duplicate set or v
 
 @require_GET
 def match_frames(request, match_id: int):
-    m = get_object_or_404(Match, pk=match_id)
+    m = get_object_or_404(visible_matches(Match.objects.all(), request.user), pk=match_id)
     public = seed_is_public(m)
     if m.done and not (public or is_staff(request.user)):  # its deal is still played in a sibling
         return HttpResponse(SEED_STILL_PLAYED, status=403, content_type="text/plain")
@@ -277,14 +290,16 @@ def match_frames(request, match_id: int):
         import gzip
         resp = HttpResponse(gzip.decompress(data), content_type="application/json")
     resp["Vary"] = "Accept-Encoding, Accept-Language, Cookie"
-    # staff's view of a deal still being played must not sit in a shared cache
-    resp["Cache-Control"] = "public, max-age=3600" if public else "private, no-store"
+    # staff's view of a deal still being played, and an entrant's of a private competition's match, must not
+    # sit in a shared cache
+    shared = public and can_see(m, None)
+    resp["Cache-Control"] = "public, max-age=3600" if shared else "private, no-store"
     return resp
 
 
 @require_GET
 def match_replay(request, match_id: int):
-    m = get_object_or_404(Match, pk=match_id)
+    m = get_object_or_404(visible_matches(Match.objects.all(), request.user), pk=match_id)
     if not objects.exists(m.replay_path):
         raise Http404("this match has no replay")
     if not deal_visible(m, request.user):
@@ -295,13 +310,13 @@ def match_replay(request, match_id: int):
 
 
 def tournaments(request):
-    qs = Tournament.objects.all().order_by("-starts_at")
+    qs = Tournament.objects.exclude(pk__in=hidden_for(request.user).tournaments).order_by("-starts_at")
     page = Paginator(qs, 30).get_page(request.GET.get("page"))
     return render(request, "web/tournaments.html", {"page": page})
 
 
 def tournament(request, tournament_id: int):
-    t = get_object_or_404(Tournament, pk=tournament_id)
+    t = get_object_or_404(Tournament.objects.exclude(pk__in=hidden_for(request.user).tournaments), pk=tournament_id)
     entries = {e.id: e for e in t.entries.select_related("bot__owner", "version")}
     if t.final_standings is not None:
         table = t.final_standings
@@ -405,7 +420,7 @@ def _owner_page(request, refused: dict | None = None, status: int = 200):
     opponents = (Bot.objects.exclude(owner=request.user).filter(active_version__status=BotVersion.Status.READY,
                                                                 retired_at__isnull=True)
                  .select_related("owner").order_by("game", "name")[:500])
-    ladders = list(Ladder.objects.order_by("game", "players"))
+    ladders = list(Ladder.objects.exclude(pk__in=hidden_for(request.user).ladders).order_by("game", "players"))
     # the challenge form opens on a ladder of the game of the first bot it offers, a playing one if any
     first_game = next((b.game for b in bots if b.playing_version is not None), None)
     of_game = sorted((lad for lad in ladders if lad.game == first_game), key=lambda lad: not lad.active)
