@@ -13,7 +13,7 @@ $(BIN)/python:
 	$(BIN)/pip install -q --upgrade pip
 
 install: system-packages $(BIN)/python
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev,envs]'
 
 # The checks that keep the house in order (CI runs them before the tests): ruff's rule set and mypy's, both in
 # pyproject.toml; the import direction is a test (tests/test_import_direction.py).
