@@ -67,6 +67,9 @@ class ActionSpace:
     def indices(self, legal: Sequence[str]) -> list[int]:
         """The slot of each legal action, in the order given. Raises KeyError for a text with no slot."""
         try:
+            if not self._copy_ranks:
+                index = self._index
+                return [index[t] for t in legal]
             return [self._index[k] for k in self.slot_names(legal)]
         except KeyError as exc:
             raise KeyError(f"{self.game}: action {exc.args[0]!r} has no slot in {self.version}") from None

@@ -1,49 +1,26 @@
-"""Fixed-size numeric observations per seat: the seat's own observation dict, feature-hashed into a float32 vector.
+"""Fixed-size numeric observations per seat as numpy vectors: `encode(state, seat)` is a float32[OBS_SIZE].
 
-Encoding `OBS_VERSION` ("arena-obs-hash-1"), the same for both games and every player count:
-
-- The input is `state.observation(seat)` — exactly what the referee sends that seat in its DecideRequest, and
-  nothing else — so the vector can hold nothing the seat may not know (the no-leak property test checks it against
-  states that differ only in what the seat cannot see).
-- The dict is walked depth first; every leaf gets a *path*: keys joined by `.`, list positions as `[i]`. A list
-  under a key named `seats` or `players` whose length is the player count is rotated so that position 0 is the
-  observing seat itself, 1 the next seat, and so on (a policy learnt for one seat applies to every seat).
-- A number (int, float, bool as 0/1) adds its value at slot `crc32(path) % OBS_SIZE`; a string adds 1 at slot
-  `crc32(path + "=" + string) % OBS_SIZE`; a list of strings adds 1 per element at `crc32(path + "[]=" + element)`
-  (a multiset: the order of a hand does not matter). Numbers are used as they are (an author may standardise).
-- `OBS_SIZE` is 4096 for every game. Distinct paths can share a slot (hashing); which ones share is fixed by the
-  version, so a trained model stays valid until `OBS_VERSION` changes.
+The encoding itself (what each slot holds, `OBS_VERSION`) is `arena.games.features`: plain Python, so that a
+sandboxed bot computes the same features without numpy.
 """
 
 from __future__ import annotations
 
-import zlib
 from typing import Any
 
 import numpy as np
 
+from arena.games.features import OBS_BOUND, OBS_SIZE, OBS_VERSION, observation_features
+
 __all__ = ["OBS_BOUND", "OBS_SIZE", "OBS_VERSION", "encode", "encode_observation"]
-
-OBS_VERSION = "arena-obs-hash-1"
-OBS_SIZE = 4096
-#: every slot's value lies within ±OBS_BOUND (the observation space's bounds; the games' numbers are far smaller)
-OBS_BOUND = 1e6
-
-_SLOT: dict[str, int] = {}
-_ROTATED = ("seats", "players")
-
-
-def _slot(key: str) -> int:
-    slot = _SLOT.get(key)
-    if slot is None:
-        slot = _SLOT[key] = zlib.crc32(key.encode()) % OBS_SIZE
-    return slot
 
 
 def encode_observation(observation: dict[str, Any], seat: int, players: int) -> np.ndarray:
-    """The `OBS_SIZE` float32 vector of one seat's observation dict (see the module's docstring)."""
+    """The `OBS_SIZE` float32 vector of one seat's observation dict."""
     out = np.zeros(OBS_SIZE, dtype=np.float32)
-    _walk(out, "", observation, seat, players)
+    features = observation_features(observation, seat, players)
+    if features:
+        out[list(features)] = list(features.values())
     return out
 
 
@@ -51,22 +28,3 @@ def encode(state: Any, seat: int) -> np.ndarray:
     """The encoded observation of `seat` in `state` (an `arena.games` State): built from `state.observation(seat)`
     only."""
     return encode_observation(state.observation(seat), seat, state.game.players)
-
-
-def _walk(out: np.ndarray, path: str, value: Any, seat: int, players: int) -> None:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            _walk(out, f"{path}.{key}" if path else key, item, seat, players)
-    elif isinstance(value, list):
-        if value and all(isinstance(v, str) for v in value):
-            for v in value:
-                out[_slot(f"{path}[]={v}")] += 1.0
-            return
-        if path.rsplit(".", 1)[-1] in _ROTATED and len(value) == players:
-            value = value[seat:] + value[:seat]
-        for i, item in enumerate(value):
-            _walk(out, f"{path}[{i}]", item, seat, players)
-    elif isinstance(value, str):
-        out[_slot(f"{path}={value}")] += 1.0
-    elif isinstance(value, bool | int | float):
-        out[_slot(path)] += float(value)

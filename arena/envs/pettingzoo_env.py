@@ -5,8 +5,8 @@ Agents are `seat_0` … `seat_{players-1}`; the agent to act is the engine's `cu
 several times in a row). Each agent observes `{"observation": float32[OBS_SIZE], "action_mask": int8[n]}`: the
 seat's encoded observation (`arena.envs.encoding`, only what the seat may know) and the mask of its legal actions
 in the game's fixed action space (`arena.envs.actions`: all zeros when it is not that seat's turn). Actions are
-slot indices (`Discrete(n)`); `info["legal_actions"]` of the agent to act lists the legal texts in slot order of
-the mask's ones.
+slot indices (`Discrete(n)`); `action_text(slot)` is the canonical text of a legal slot of the agent to act and
+`legal_texts()` lists them in slot order (the order of the mask's ones).
 
 Rewards are 0 until the game ends; then each seat gets `1 - 2 (rank - 1) / (competitors - 1)` from the engine's
 `ranking()` (1 for first, -1 for last; competitors include Minos solo's Rhadamanthus). `max_cycles` (optional)
@@ -95,10 +95,6 @@ class ArenaAECEnv(AECEnv):  # type: ignore[misc]
         self._legal = state.legal_actions()
         self._legal_texts = [str(a) for a in self._legal]
         self._legal_slots = self.actions.indices(self._legal_texts)
-        for agent in self.agents:
-            self.infos[agent] = {}
-        self.infos[self.agent_selection] = {"legal_actions": [t for _, t in sorted(
-            zip(self._legal_slots, self._legal_texts))]}
         if self.max_cycles is not None and self.decisions >= self.max_cycles:
             for agent in self.agents:
                 self.truncations[agent] = True
@@ -114,7 +110,7 @@ class ArenaAECEnv(AECEnv):  # type: ignore[misc]
             pick = self._legal_slots.index(int(action))
         except ValueError:
             raise ValueError(f"slot {action} is not a legal action of {agent} here "
-                             f"(legal: {self.infos[agent]['legal_actions']})") from None
+                             f"(legal: {', '.join(self.legal_texts())})") from None
         self._cumulative_rewards[agent] = 0.0
         self.state_.apply(self._legal[pick])
         self.decisions += 1
@@ -128,6 +124,10 @@ class ArenaAECEnv(AECEnv):  # type: ignore[misc]
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
             mask[self._legal_slots] = 1
         return {"observation": encode(self.state_, seat), "action_mask": mask}
+
+    def legal_texts(self) -> list[str]:
+        """The legal actions of the agent to act, as canonical texts in slot order."""
+        return [t for _, t in sorted(zip(self._legal_slots, self._legal_texts))]
 
     def action_text(self, slot: int) -> str:
         """The canonical text of legal slot `slot` of the agent to act."""

@@ -123,7 +123,7 @@ def test_the_environment_plays_the_engine_game(name, players):
             e.step(None)
             continue
         legal_slots = np.flatnonzero(obs["action_mask"])
-        assert [e.action_text(int(s)) for s in legal_slots] == info["legal_actions"]
+        assert [e.action_text(int(s)) for s in legal_slots] == e.legal_texts()
         slot = int(rng.choice(legal_slots))
         texts.append(e.action_text(slot))
         e.step(slot)
