@@ -10,5 +10,6 @@ COMMANDS = {
     "play": "arena.commands.play",
     "bot": "arena.commands.bot",
     "replay": "arena.commands.replay",
+    "tournament": "arena.commands.tournament",
     "runtimes": "arena.commands.runtimes",
 }
