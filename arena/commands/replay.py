@@ -11,9 +11,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
-
 from pathlib import Path
+from typing import Any
 
 from arena import botlogs
 from arena import replay as replays

@@ -61,7 +61,7 @@ class ActionSpace:
             rank = seen.get(key, 0)
             seen[key] = rank + 1
             names.append(f"{key}@{rank}" if _RANKED.match(text) else key)
-        order = {t: n for t, n in zip(sorted(legal), names)}
+        order = dict(zip(sorted(legal), names))
         return [order[t] for t in legal]
 
     def indices(self, legal: Sequence[str]) -> list[int]:

@@ -115,6 +115,7 @@ INSTALLED_APPS = [
     "tournaments",
     "web",
     "versiontests",
+    "datasets",  # the ladders' public datasets (above matches and ladders: it reads them)
     "notifications",  # above matches, tournaments and version tests: it listens to their signals
     # django-allauth (accounts: sign-up with a verified email, log-in by username or email, password reset, email
     # change, identity providers); after `web` so the site's templates override allauth's
