@@ -49,7 +49,7 @@ def main() -> None:
                                  [random.Random(s * 10 + i) for i in range(game.players)])[1]
                        for s in range(args.games))
 
-        def rollouts(name=name, game=game):
+        def rollouts(name=name, game=game, rng=rng):
             policy = rollout_policy(name)
             return sum(playout(game.new_state(s), policy, rng) for s in range(args.games))
 

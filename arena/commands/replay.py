@@ -132,9 +132,9 @@ def show_lines(replay: dict[str, Any], seat: int | None = None, turns: tuple[int
         clock = "forced: the only legal action" if frame.get("forced") else f"{frame['ms'] or 0:.1f} ms"
         lines.append(f"{frame['index']:5d}. seat {frame['seat']} ({names.get(frame['seat'], '?')}): "
                      f"{_action_text(frame['action'])}  [{clock}]{note}")
-        note = annotations.get(frame["index"] - 1)
-        if note and (seat is None or frame["seat"] == seat):
-            lines.append(f"        note: {note}")
+        annotation = annotations.get(frame["index"] - 1)
+        if annotation and (seat is None or frame["seat"] == seat):
+            lines.append(f"        note: {annotation}")
         lines += [f"        {_event_text(e)}" for e in frame["events"]]
     if last < total:
         return lines

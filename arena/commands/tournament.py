@@ -47,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _play(game: str, params: dict[str, Any], seed: int, bots: list[str], sandbox: bool, replay: str,
-          tc: dict[str, int]) -> dict[str, Any]:
+          tc: dict[str, Any]) -> dict[str, Any]:
     """One match in a worker process (the referee launches bots from the process's main thread)."""
     from arena.match import BotSpec, TimeControl, run_match
 
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbits(63)
     out = Path(args.out or f"tournaments/{args.game}-{time.strftime('%Y%m%d-%H%M%S')}")
     (out / "replays").mkdir(parents=True, exist_ok=True)
-    tc = {k: v for k, v in (("decision_ms", args.decision_ms), ("bank_ms", args.bank_ms)) if v is not None}
+    tc: dict[str, Any] = {k: v for k, v in (("decision_ms", args.decision_ms), ("bank_ms", args.bank_ms)) if v is not None}
     print(f"{args.game}: {len(args.bot)} bots, {len(pairings)} games, {args.jobs} at once, seed {seed}, "
           f"results in {out}", file=sys.stderr)
     records: list[dict[str, Any]] = []

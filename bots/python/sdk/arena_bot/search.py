@@ -48,7 +48,6 @@ from arena_bot import Bot, run
 from arena_bot.forward import Sampler, game_for
 from arena_bot.rollout import ThebesRollout
 
-
 EXPLORATION = 0.7
 MARGIN_S = 0.06  # the call, the protobuf conversion and the sandbox's clock: time not spent searching
 BANK_SHARE = 25
