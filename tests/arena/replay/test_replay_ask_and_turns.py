@@ -5,15 +5,17 @@ beside its turns."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
-from conftest import ROOT
 
 from arena import botlogs, replay
 from arena.cli import main
 from arena.match import BotSpec, TimeControl, run_match
 
 pytestmark = pytest.mark.sandbox
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="module")
