@@ -32,7 +32,17 @@ from arena.commands.selfplay import game_seed  # noqa: E402
 from arena.match.protocol import Encoder  # noqa: E402
 
 
-def play(name: str, opponent: str, n: int, seed: int) -> dict[str, object]:
+def summary(name: str, opponent: str, results: list[float], started: float) -> dict[str, object]:
+    pairs = [(results[j] + results[j + 1]) / 2 for j in range(0, len(results) - 1, 2)]
+    mean = sum(pairs) / len(pairs)
+    sd = math.sqrt(sum((p - mean) ** 2 for p in pairs) / (len(pairs) - 1)) if len(pairs) > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(len(pairs))
+    return {"game": name, "opponent": opponent, "games": len(results), "wins": results.count(1.0),
+            "ties": results.count(0.5), "losses": results.count(0.0), "mean_result": round(mean, 3),
+            "ci95": [round(mean - half, 3), round(mean + half, 3)], "cpu_s": round(time.process_time() - started, 1)}
+
+
+def play(name: str, opponent: str, n: int, seed: int, report_every: int = 0) -> dict[str, object]:
     game = games.load(name, players=2)
     model = ValueModel.load(name)
     encoder = Encoder(game)
@@ -58,13 +68,9 @@ def play(name: str, opponent: str, n: int, seed: int) -> dict[str, object]:
             k += 1
         ranks = state.ranking()
         results.append(1.0 if ranks[me] < ranks[1 - me] else 0.5 if ranks[me] == ranks[1 - me] else 0.0)
-    pairs = [(results[j] + results[j + 1]) / 2 for j in range(0, len(results) - 1, 2)]
-    mean = sum(pairs) / len(pairs)
-    sd = math.sqrt(sum((p - mean) ** 2 for p in pairs) / (len(pairs) - 1)) if len(pairs) > 1 else 0.0
-    half = 1.96 * sd / math.sqrt(len(pairs))
-    return {"game": name, "opponent": opponent, "games": n, "wins": results.count(1.0),
-            "ties": results.count(0.5), "losses": results.count(0.0), "mean_result": round(mean, 3),
-            "ci95": [round(mean - half, 3), round(mean + half, 3)], "cpu_s": round(time.process_time() - started, 1)}
+        if report_every and len(results) % report_every == 0 and len(results) < n:
+            print(json.dumps({"partial": True, **summary(name, opponent, results, started)}), flush=True)
+    return summary(name, opponent, results, started)
 
 
 def main() -> None:
@@ -73,10 +79,11 @@ def main() -> None:
     parser.add_argument("--game", choices=games.names(), action="append")
     parser.add_argument("--opponent", choices=["random", "greedy"], action="append")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--report-every", type=int, default=0, help="print the figures so far every N games")
     args = parser.parse_args()
     for name in args.game or games.names():
         for opponent in args.opponent or ["random", "greedy"]:
-            print(json.dumps(play(name, opponent, args.games, args.seed)), flush=True)
+            print(json.dumps(play(name, opponent, args.games, args.seed, args.report_every)), flush=True)
 
 
 if __name__ == "__main__":
