@@ -14,8 +14,8 @@ Thebes (`ACTION_SPACE_VERSION` "thebes-actions-1"): one slot per action that exi
 Minos ("minos-actions-1"): Minos actions name card *instances* (`play:I-07#2`), and the engine offers one instance
 per distinct outcome (copies are interchangeable unless one was seen taken from the offer). A slot is therefore a
 *key* — the text with the copy numbers removed (`play:I-07`) — and a *rank* among the legal actions of the
-position that share that key, in text order (0: the lowest instance id, 1: the next; at most two copies of a
-card are ever told apart). Every other Minos text has no copy number and rank 0. `keep:` slots are the sorted
+position that share that key, in text order (0: the lowest instance id, 1: the next, 2: the third; a card has
+three copies, and e.g. `move:` may offer one from the play area and two the others can tell apart in hand). Every other Minos text has no copy number and rank 0. `keep:` slots are the sorted
 multisets of three era-I card ids (copies drawn at set-up are interchangeable). Regions, routes, goods, tracks,
 dice, tiles and cards are enumerated from the game's data, so every text the engine can offer has a slot.
 """
@@ -95,6 +95,8 @@ class ActionSpace:
 
 
 _COPY = re.compile(r"#\d")
+#: copies of each Minos card (`I-07#1`..`#3`): at most that many of one card are ever legal at once
+COPIES = 3
 # the kinds that name one card instance, of which two copies may be told apart
 _RANKED = re.compile(r"^(?:play|move|trait|palace):")
 
@@ -137,7 +139,7 @@ def _minos() -> ActionSpace:
     keys += [f"march:{a}:{b}{k}" for a in regions for b in regions if a != b for k in ("", ":1", ":2")]
     keys += [f"good:{g}" for g in goods] + [f"track:{t}" for t in tracks]
     keys += [f"tile:{t['id']}" for t in raw["trade_bonus_tiles"]] + ["stop", "fight", "decline"]
-    keys += [f"{kind}:{c}@{rank}" for kind in ("play", "move", "trait", "palace") for c in cards for rank in (0, 1)]
+    keys += [f"{kind}:{c}@{rank}" for kind in ("play", "move", "trait", "palace") for c in cards for rank in range(COPIES)]
     return ActionSpace("minos", "minos-actions-1", keys, copy_ranks=True)
 
 

@@ -77,6 +77,9 @@ def test_minos_copies_of_one_card_take_ranked_slots():
     legal = ["play:I-07#3", "play:I-07#1", "main:finish"]
     assert [space.slots[i] for i in space.indices(legal)] == ["play:I-07@1", "play:I-07@0", "main:finish"]
     assert space.text(space.slots.index("play:I-07@1"), legal) == "play:I-07#3"
+    # `move:` may offer all three copies of a card: one from the play area, two told apart in hand
+    moves = ["move:I-10#2", "move:I-10#1", "move:I-10#3"]
+    assert [space.slots[i] for i in space.indices(moves)] == ["move:I-10@1", "move:I-10@0", "move:I-10@2"]
     with pytest.raises(KeyError, match="no slot"):
         space.indices(["play:I-99#1"])
 
