@@ -13,7 +13,7 @@ $(BIN)/python:
 	$(BIN)/pip install -q --upgrade pip
 
 install: system-packages $(BIN)/python
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev,envs]'
 	$(BIN)/arena engines build  # the compiled game engines (mypyc, arena/games/native.py); ARENA_PURE=1 skips them
 
 # The checks that keep the house in order (CI runs them before the tests): ruff's rule set and mypy's, both in

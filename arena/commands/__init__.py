@@ -10,6 +10,7 @@ COMMANDS = {
     "play": "arena.commands.play",
     "bot": "arena.commands.bot",
     "replay": "arena.commands.replay",
+    "tournament": "arena.commands.tournament",
     "runtimes": "arena.commands.runtimes",
     "engines": "arena.commands.engines",
 }

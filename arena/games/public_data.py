@@ -7,8 +7,11 @@ would otherwise have to re-derive exactly (`derived`: e.g. Thebes' travel weeks 
 card instances in deck order). `public-data.schema.json` beside it is a JSON Schema (draft 2020-12) of that
 document, inferred from it: every key, type and nesting, so a port can validate its own loader against it.
 
-    python -m arena.games.public_data           # (re)write both files of every game
-    python -m arena.games.public_data --check   # fail when a file is not what the engine's data gives
+    python -m arena.games.public_data --output DIR  # write DIR/<game>/public-data.json and its schema
+    python -m arena.games.public_data --in-place    # (re)write the published files in the checkout (maintainers)
+    python -m arena.games.public_data --check       # fail when a published file is not what the engine's data gives
+
+Without --output or --in-place it writes nothing (and says so): it never writes into the checkout unasked.
 
 A test (tests/arena/test_public_data.py) runs the check, so the published files never lag the engine.
 """
@@ -142,9 +145,9 @@ def _text(value: Any) -> str:
     return json.dumps(value, indent=1, ensure_ascii=False) + "\n"
 
 
-def files(name: str) -> dict[Path, str]:
-    """The published files of game `name` and the text each must hold."""
-    folder = package_dir(name)
+def files(name: str, folder: Path | None = None) -> dict[Path, str]:
+    """The published files of game `name` (in `folder`, by default the game's package) and the text of each."""
+    folder = package_dir(name) if folder is None else folder
     return {folder / DATA_FILE: _text(document(name)), folder / SCHEMA_FILE: _text(schema(name))}
 
 
@@ -156,18 +159,28 @@ def stale(name: str) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="fail when a published file is stale")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--output", metavar="DIR", type=Path, help="write DIR/<game>/ for every game")
+    where.add_argument("--in-place", action="store_true", help="rewrite the published files in the checkout")
+    where.add_argument("--check", action="store_true", help="fail when a published file is stale")
     args = parser.parse_args(argv)
+    if not (args.output or args.in_place or args.check):
+        print("say where to write: --output DIR (or --in-place to rewrite the checkout's published files, "
+              "--check to compare them)", file=sys.stderr)
+        return 2
     bad = []
     for name in games.names():
         if args.check:
             bad += stale(name)
             continue
-        for path, text in files(name).items():
+        folder = args.output / name if args.output else None
+        if folder is not None:
+            folder.mkdir(parents=True, exist_ok=True)
+        for path, text in files(name, folder).items():
             path.write_text(text, encoding="utf-8")
             print(f"wrote {path}")
     if bad:
-        print("stale (run `python -m arena.games.public_data`): " + ", ".join(map(str, bad)), file=sys.stderr)
+        print("stale (run `python -m arena.games.public_data --in-place`): " + ", ".join(map(str, bad)), file=sys.stderr)
         return 1
     return 0
 

@@ -105,7 +105,7 @@ class ExportBotSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Bot
-        fields = ["id", "name", "game", "description", "public_annotations", "created_at", "retired_at",
+        fields = ["id", "name", "game", "description", "public_annotations", "dataset_opt_out", "created_at", "retired_at",
                   "active_version", "versions", "ratings"]
 
 

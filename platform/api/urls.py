@@ -5,6 +5,7 @@ from rest_framework.routers import DefaultRouter
 from accounts import account_views as account_flows
 from accounts import views as accounts
 from api import export, teams, views
+from datasets import views as datasets
 
 app_name = "api"
 
@@ -29,6 +30,7 @@ urlpatterns = [
     path("auth/password/change/", account_flows.PasswordChangeView.as_view(), name="password-change"),
     path("auth/me/export/", export.ExportView.as_view(), name="me-export"),
     path("bots/<int:pk>/transfer/", teams.BotTransferView.as_view(), name="bot-transfer"),
+    path("ladders/<slug:slug>/datasets/", datasets.api_listing, name="ladder-datasets"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("", include(router.urls)),

@@ -115,6 +115,7 @@ INSTALLED_APPS = [
     "tournaments",
     "web",
     "versiontests",
+    "datasets",  # the ladders' public datasets (above matches and ladders: it reads them)
     "notifications",  # above matches, tournaments and version tests: it listens to their signals
     "competitions",  # organizers' competitions and the public ladders' seasons (above tournaments, notifications)
     # django-allauth (accounts: sign-up with a verified email, log-in by username or email, password reset, email

@@ -29,6 +29,9 @@ class Bot(models.Model):
     public_annotations = models.BooleanField(
         default=False, help_text="Everyone sees this bot's debug annotations (DecideResponse.annotation) in "
                                  "replays; otherwise only its owner and staff do. Its printed output stays private.")
+    dataset_opt_out = models.BooleanField(
+        default=False, help_text="Leave this bot's future matches out of the ladders' public datasets (datasets app); "
+                                 "shards already published do not change.")
     retired_at = models.DateTimeField(
         null=True, blank=True, help_text="When the bot was retired (its owner deleted their account, its team was "
                                          "deleted, or staff retired it): it plays no more games; its matches and "

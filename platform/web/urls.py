@@ -1,6 +1,8 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from datasets import views as datasets
+
 from . import account, competitions, login, pages, signup, teams, views, watch
 
 app_name = "web"
@@ -10,6 +12,8 @@ urlpatterns = [
     path("favicon.ico", pages.favicon, name="favicon"),
     path("ladders/", pages.ladder_list, name="ladders"),
     path("ladders/<slug:slug>/", views.ladder, name="ladder"),
+    path("ladders/<slug:slug>/datasets/", datasets.page, name="ladder-datasets"),
+    path("ladders/<slug:slug>/datasets/<str:name>", datasets.file, name="ladder-dataset-file"),
     path("search/", pages.search, name="search"),
     path("games/<slug:name>/", pages.game_page, name="game"),
     path("games/<slug:name>/example.json", pages.game_example, name="game-example"),

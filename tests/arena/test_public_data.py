@@ -25,7 +25,7 @@ def load(name: str) -> tuple[dict, dict]:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_published_files_are_current(name):
-    assert public_data.stale(name) == [], "run `python -m arena.games.public_data`"
+    assert public_data.stale(name) == [], "run `python -m arena.games.public_data --in-place`"
 
 
 def test_check_command_fails_on_a_stale_file(tmp_path, monkeypatch, capsys):
@@ -34,11 +34,22 @@ def test_check_command_fails_on_a_stale_file(tmp_path, monkeypatch, capsys):
         (tmp_path / name).mkdir()
         (tmp_path / name / "data.json").write_text((public_data.Path(public_data.__file__).parent / name
                                                     / "data.json").read_text())
-    assert public_data.main([]) == 0
+    assert public_data.main(["--in-place"]) == 0
     assert public_data.main(["--check"]) == 0
     (tmp_path / "thebes" / public_data.DATA_FILE).write_text("{}")
     assert public_data.main(["--check"]) == 1
     assert "stale" in capsys.readouterr().err
+
+
+def test_writes_where_asked_and_never_into_the_checkout_unasked(tmp_path, capsys):
+    before = {name: [p.stat().st_mtime_ns for p in public_data.files(name)] for name in GAMES}
+    assert public_data.main([]) == 2
+    assert "--output DIR" in capsys.readouterr().err
+    assert public_data.main(["--output", str(tmp_path / "out")]) == 0
+    for name in GAMES:
+        for path, text in public_data.files(name).items():
+            assert (tmp_path / "out" / name / path.name).read_text(encoding="utf-8") == text
+        assert [p.stat().st_mtime_ns for p in public_data.files(name)] == before[name]
 
 
 @pytest.mark.parametrize("name", GAMES)
