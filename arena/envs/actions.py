@@ -23,11 +23,9 @@ dice, tiles and cards are enumerated from the game's data, so every text the eng
 from __future__ import annotations
 
 import itertools
-import json
 import re
 from collections.abc import Sequence
 from functools import cache
-from pathlib import Path
 
 __all__ = ["ActionSpace", "action_space"]
 
@@ -111,7 +109,7 @@ def _thebes() -> ActionSpace:
 def _minos() -> ActionSpace:
     from arena.games.minos import data as D
 
-    raw = json.loads((Path(D.__file__).parent / "data.json").read_text())
+    raw = D.DATA  # the game data as the engine loaded it (a compiled module has no __file__ beside data.json)
     regions = [r["id"] for r in raw["map"]["regions"]]
     goods = [g["id"] for g in raw["goods"]]
     tracks = [t["id"] for t in raw["progress_tracks"]]

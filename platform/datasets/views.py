@@ -13,6 +13,8 @@ from typing import Any
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -71,6 +73,7 @@ def file(request: HttpRequest, slug: str, name: str) -> FileResponse:
     return response
 
 
+@extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="A ladder's public dataset: its schema and shards")
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def api_listing(request: Request, slug: str) -> Response:
