@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import account, competitions, login, pages, signup, teams, views, watch
+from . import account, competitions, login, pages, play, signup, teams, views, watch
 
 app_name = "web"
 
@@ -20,6 +20,7 @@ urlpatterns = [
     path("matches/<int:match_id>/", views.match, name="match"),
     path("matches/<int:match_id>/frames.json", views.match_frames, name="match-frames"),
     path("matches/<int:match_id>/live/", watch.live_events, name="match-live"),
+    path("matches/<int:match_id>/play/", play.play, name="match-play"),
     path("matches/<int:match_id>/replay.json.gz", views.match_replay, name="match-replay"),
     path("teams/", teams.team_list, name="teams"),
     path("teams/join/<str:key>/", teams.join, name="team-join"),
