@@ -37,6 +37,7 @@ listen to step 6.
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
@@ -108,12 +109,48 @@ def create_match(*, game: str, params: dict[str, Any], time_control: dict[str, i
     return match
 
 
+class CannotSeat(ValueError):
+    """A human match that cannot be made as asked (the message says why, for the person)."""
+
+
+def create_human_match(*, user: User, game: str, players: int, seat: int | None, opponents: list[BotVersion],
+                       time_control: dict[str, int]) -> Match:
+    """A queued, unrated match of kind human: `user` plays seat `seat` (None: a random one, from a secret seed),
+    the active versions `opponents` the other seats in order. Every opponent must be its bot's active, ready
+    version for `game` and its bot open to people (`Bot.people_may_play`); raises `CannotSeat` otherwise. The
+    match never changes a rating (rated off, no ladder: `record_result`, `matches.ratings`)."""
+    if len(opponents) != players - 1:
+        raise CannotSeat(f"a {players}-player table needs {players - 1} bots")
+    for v in opponents:
+        if v.bot.game != game or v.bot.active_version_id != v.pk or v.status != BotVersion.Status.READY \
+                or v.bot.retired_at is not None:
+            raise CannotSeat(f"{v.bot.name} cannot play {game} now")
+        if not v.bot.people_may_play:
+            raise CannotSeat(f"{v.bot.name}'s owner does not let people play it")
+    if seat is None:
+        seat = secrets.randbelow(players)
+    if not 0 <= seat < players:
+        raise CannotSeat(f"a {players}-player table has seats 0 to {players - 1}")
+    bot_seats = [s for s in range(players) if s != seat]
+    with transaction.atomic():
+        match = Match.objects.create(kind=Match.Kind.HUMAN, rated=False, requested_by=user, game=game,
+                                     params={"players": players}, seed=new_seed(), time_control=time_control,
+                                     people={str(seat): user.pk})
+        Participant.objects.bulk_create([Participant(match=match, seat=s, bot=v.bot, version=v)
+                                         for s, v in zip(bot_seats, opponents, strict=True)])
+        transaction.on_commit(lambda: send(match.pk))
+    return match
+
+
 def send(match_id: int) -> None:
     """Send the match's task to the broker, noting when (`Match.sent_at`: recovery re-sends from it)."""
     from arena_site.celery import app
 
     Match.objects.filter(pk=match_id).update(sent_at=timezone.now())
-    app.send_task("matches.tasks.run_match", args=[match_id])  # by name: the task module imports this one
+    # people's matches go to their own queue and worker (settings.ARENA_HUMAN_QUEUE), the others to the default
+    routed = {"queue": settings.ARENA_HUMAN_QUEUE} \
+        if Match.objects.filter(pk=match_id, kind=Match.Kind.HUMAN).exists() else {}
+    app.send_task("matches.tasks.run_match", args=[match_id], **routed)  # by name: the task imports this module
 
 
 def claim(match_id: int, worker: str) -> Match | None:

@@ -10,6 +10,7 @@ import json
 import random
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -56,18 +57,33 @@ def start_match(match, user, tmp_path, tc: TimeControl):
     return thread, out
 
 
-def next_turn(c: Client, match, thread, last: int | None):
-    """The next decision asked of seat 0 after `last`, or None once the match is over."""
-    deadline = time.monotonic() + WAIT_S
+def next_turn(c: Client, match, running: Callable[[], bool], last: int | None, seat: int = 0,
+              wait_s: float = WAIT_S):
+    """The next decision asked of `seat` after `last`, or None once the match is over (`running()` false)."""
+    deadline = time.monotonic() + wait_s
     while time.monotonic() < deadline:
-        resp = c.get(f"/matches/{match.pk}/play/", {"seat": 0})
+        resp = c.get(f"/matches/{match.pk}/play/", {"seat": seat})
         if resp.status_code == 200 and resp.json()["decision"] != last:
             return resp.json()
-        assert resp.status_code in (200, 204), resp.content
-        if not thread.is_alive():
+        assert resp.status_code in (200, 204, 409), resp.content  # 409: the match is over
+        if not running():
             return None
         time.sleep(0.02)
     raise AssertionError("the worker never asked")
+
+
+def play_to_the_end(c: Client, match, running: Callable[[], bool], turn, seed: int, seat: int = 0) -> int:
+    """Answer every decision asked of `seat` with a seeded random legal action through the endpoint, from `turn`
+    until the match is over; the number of answers."""
+    rng = random.Random(seed)
+    answered = 0
+    while turn is not None:
+        choice = rng.choice(turn["legal"])["text"]
+        resp = post(c, match, seat=seat, decision=turn["decision"], action=choice)
+        assert resp.status_code == 200, resp.content
+        answered += 1
+        turn = next_turn(c, match, running, turn["decision"], seat)
+    return answered
 
 
 def post(c: Client, match, **body):
@@ -80,7 +96,7 @@ def test_a_person_plays_a_whole_game_through_the_endpoint_and_forged_answers_are
     thread, out = start_match(match, player, tmp_path, tc)
     me, them, anon = client_of(player), client_of(intruder), client_of()
 
-    turn = next_turn(me, match, thread, None)
+    turn = next_turn(me, match, thread.is_alive, None)
     assert turn["seat"] == 0 and turn["legal"] and "user" not in turn
     assert turn["time_left"] == {"decision_ms": 60_000, "bank_ms": 60_000}
     legal = [a["text"] for a in turn["legal"]]
@@ -107,16 +123,10 @@ def test_a_person_plays_a_whole_game_through_the_endpoint_and_forged_answers_are
     assert me.post(f"/matches/{match.pk}/play/", "[1, 2", content_type="application/json").status_code == 400
     assert me.get(f"/matches/{match.pk}/play/", {"seat": 0}).json()["decision"] == d  # still asked
 
-    rng = random.Random(7)
-    answered = 0
-    while turn is not None:
-        choice = rng.choice(turn["legal"])["text"]
-        resp = post(me, match, seat=0, decision=turn["decision"], action=choice)
-        assert resp.status_code == 200, resp.content
-        if answered == 0:  # a second answer to the same decision (a double click) is refused
-            assert post(me, match, seat=0, decision=turn["decision"], action=choice).status_code == 409
-        answered += 1
-        turn = next_turn(me, match, thread, turn["decision"])
+    assert post(me, match, seat=0, decision=d, action=legal[0]).status_code == 200
+    # a second answer to the same decision (a double click) is refused
+    assert post(me, match, seat=0, decision=d, action=legal[-1]).status_code == 409
+    answered = 1 + play_to_the_end(me, match, thread.is_alive, next_turn(me, match, thread.is_alive, d), 7)
     thread.join(WAIT_S)
     result = out["result"]
     assert not result.void and answered > 5
