@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import account, competitions, login, pages, play, signup, teams, views, watch
+from . import account, competitions, login, pages, play, play_new, signup, teams, views, watch
 
 app_name = "web"
 
@@ -21,6 +21,7 @@ urlpatterns = [
     path("matches/<int:match_id>/frames.json", views.match_frames, name="match-frames"),
     path("matches/<int:match_id>/live/", watch.live_events, name="match-live"),
     path("matches/<int:match_id>/play/", play.play, name="match-play"),
+    path("play/", play_new.play_new, name="play-new"),
     path("matches/<int:match_id>/replay.json.gz", views.match_replay, name="match-replay"),
     path("teams/", teams.team_list, name="teams"),
     path("teams/join/<str:key>/", teams.join, name="team-join"),

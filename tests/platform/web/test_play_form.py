@@ -1,0 +1,64 @@
+"""The "Play" form (/play/): a signed-in person sits down against bots open to people; the match is of kind
+human, unrated, with the person's seat recorded, and is listed on their user page and on the bot's page. Bots
+whose owner closed them to people, bots of another game, and anonymous visitors are refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from tests.platform.web.test_play_bridge import client_of
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture
+def house(db):
+    from botregistry.models import Bot
+
+    call_command("ensure_ladders", verbosity=0)
+    call_command("register_builtin_bots", str(ROOT / "bots" / "python" / "random"), verbosity=0)
+    return Bot.objects.get(builtin=True, game="thebes"), Bot.objects.get(builtin=True, game="minos")
+
+
+def test_a_person_sits_down_against_a_built_in_bot_and_the_match_is_listed(house, make_user):
+    from matches.models import Match
+
+    thebes_bot, _ = house
+    me = make_user("ann")
+    c = client_of(me)
+    page = c.get("/play/")
+    assert page.status_code == 200 and thebes_bot.name in page.content.decode()
+    resp = c.post("/play/", {"game": "thebes", "players": "2", "seat": "1", "clock": "30s",
+                             "opponent1": str(thebes_bot.pk)})
+    assert resp.status_code == 302, resp.content.decode()[-2000:]
+    match = Match.objects.get()
+    assert resp["Location"] == f"/matches/{match.pk}/"
+    assert match.kind == Match.Kind.HUMAN and not match.rated and match.ladder is None
+    assert match.people == {"1": me.pk} and match.requested_by == me
+    assert match.time_control == {"decision_ms": 30_000, "bank_ms": 120_000}
+    assert [(p.seat, p.bot_id) for p in match.participants.all()] == [(0, thebes_bot.pk)]
+    assert f"/matches/{match.pk}/" in c.get("/users/ann/").content.decode()
+    assert f"/matches/{match.pk}/" in c.get(f"/bots/{thebes_bot.pk}/").content.decode()
+
+
+def test_the_form_refuses_closed_bots_other_games_bots_and_anonymous_visitors(house, make_user):
+    from matches.models import Match
+
+    thebes_bot, minos_bot = house
+    c = client_of(make_user("bob"))
+    assert client_of().get("/play/").status_code == 302  # to the log-in
+    assert client_of().post("/play/", {"game": "thebes", "players": "2", "clock": "30s",
+                                       "opponent1": str(thebes_bot.pk)}).status_code == 302
+    base = {"game": "thebes", "players": "2", "clock": "30s"}
+    assert c.post("/play/", {**base, "opponent1": str(minos_bot.pk)}).status_code == 400  # another game's bot
+    assert c.post("/play/", {**base}).status_code == 400  # a seat left empty
+    assert c.post("/play/", {**base, "seat": "3", "opponent1": str(thebes_bot.pk)}).status_code == 400
+    assert c.post("/play/", {**base, "clock": "1ms", "opponent1": str(thebes_bot.pk)}).status_code == 400
+    thebes_bot.people_may_play = False
+    thebes_bot.save()
+    assert c.post("/play/", {**base, "opponent1": str(thebes_bot.pk)}).status_code == 400  # closed to people
+    assert thebes_bot.name not in c.get("/play/").content.decode()
+    assert not Match.objects.exists()
