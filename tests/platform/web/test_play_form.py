@@ -62,3 +62,29 @@ def test_the_form_refuses_closed_bots_other_games_bots_and_anonymous_visitors(ho
     assert c.post("/play/", {**base, "opponent1": str(thebes_bot.pk)}).status_code == 400  # closed to people
     assert thebes_bot.name not in c.get("/play/").content.decode()
     assert not Match.objects.exists()
+
+
+def test_only_the_owner_closes_their_bot_to_people_and_the_form_then_refuses_it(db, make_user, client_for):
+    from botregistry.models import Bot, BotVersion
+    from ladders.models import Ladder, Rating
+
+    owner, other = make_user("maker"), make_user("other")
+    bot = Bot.objects.create(owner=owner, name="uploaded", game="thebes")
+    assert bot.people_may_play  # the documented default for uploaded bots: open to people
+    bot.active_version = BotVersion.objects.create(bot=bot, number=1, status=BotVersion.Status.READY,
+                                                   sha256="a" * 64, package_dir="x")
+    bot.save()
+    Rating.objects.create(ladder=Ladder.objects.create(slug="thebes-2p", name="T2", game="thebes", players=2),
+                          bot=bot)
+    form = {"game": "thebes", "players": "2", "clock": "2m", "opponent1": str(bot.pk)}
+    page = client_of(owner).get(f"/bots/{bot.pk}/").content.decode()
+    assert 'name="people_may_play"' in page
+    assert client_for(other).patch(f"/api/bots/{bot.pk}/", {"people_may_play": False},
+                                   format="json").status_code == 403
+    bot.refresh_from_db()
+    assert bot.people_may_play
+    switched = client_for(owner).patch(f"/api/bots/{bot.pk}/", {"people_may_play": False}, format="json")
+    assert switched.status_code == 200 and switched.json()["people_may_play"] is False
+    assert client_of(other).post("/play/", form).status_code == 400
+    client_for(owner).patch(f"/api/bots/{bot.pk}/", {"people_may_play": True}, format="json")
+    assert client_of(other).post("/play/", form).status_code == 302
