@@ -84,7 +84,8 @@ class PlayForm(forms.Form):
 def play_new(request):
     if not request.user.is_authenticated:
         return redirect(f"{reverse('web:login')}?next={request.path}")
-    form = PlayForm(request.POST or None)
+    # "Play again" (a finished human match's page) fills in the game and the player count
+    form = PlayForm(request.POST or None, initial={k: request.GET[k] for k in ("game", "players") if k in request.GET})
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:

@@ -45,13 +45,19 @@ def test_a_person_plays_a_whole_unrated_game_against_the_random_bot_on_a_real_wo
                                time_control={"decision_ms": 60_000, "bank_ms": 60_000, "startup_ms": 60_000})
     assert match.kind == Match.Kind.HUMAN and not match.rated and match.people == {"1": me.pk}
     c = client_of(me)
+    other = client_of(make_user("bea"))
+    page = c.get(f"/matches/{match.pk}/").content.decode()
+    assert "data-play-url" in page and 'data-seat="1"' in page  # the person's panel and their seat's view
+    assert "data-play-url" not in other.get(f"/matches/{match.pk}/").content.decode()
+    assert other.get(f"/matches/{match.pk}/live/", {"seat": 1}).status_code == 403  # nobody else sees the seat
     answered = play_to_the_end(c, match, running(match), next_turn(c, match, running(match), None, 1, 240), 5, 1)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED, match.status_reason
     assert answered > 5
     seat = match.result["seats"][1]
     assert seat["name"] == "ann" and not seat.get("faults") and not seat.get("disqualified")
-    replays.verify(replays.load(match.replay_file))  # the game replays from seed, engine and actions
+    replays.verify(replays.load(match.replay_file))
+    assert "data-play-again" in c.get(f"/matches/{match.pk}/").content.decode()  # the replay and "play again"  # the game replays from seed, engine and actions
     bot_seat = match.participants.get()
     assert bot_seat.seat == 0 and bot_seat.elo_before is None and bot_seat.elo_after is None
     assert list(Rating.objects.filter(bot=opponent).values_list("elo", "games")) == ratings_before  # unrated
