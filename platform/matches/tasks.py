@@ -133,7 +133,8 @@ def _initial_state(match: Match) -> Any:
 
 def _play_and_record(match: Match, run: services.Run) -> str:
     beat = _Heartbeat(match.id, run)
-    spectators = live.Broadcast(match.id)  # the live view of the match's page (matches.live)
+    # the live view of the match's page (matches.live), and the own view of every seat a person plays
+    spectators = live.Broadcast(match.id, always=[int(seat) for seat in (match.people or {})])
 
     def progress(decision: int, state: Any) -> None:
         beat.progress(decision, state)
