@@ -148,9 +148,11 @@ def send(match_id: int) -> None:
 
     Match.objects.filter(pk=match_id).update(sent_at=timezone.now())
     # people's matches go to their own queue and worker (settings.ARENA_HUMAN_QUEUE), the others to the default
-    routed = {"queue": settings.ARENA_HUMAN_QUEUE} \
-        if Match.objects.filter(pk=match_id, kind=Match.Kind.HUMAN).exists() else {}
-    app.send_task("matches.tasks.run_match", args=[match_id], **routed)  # by name: the task imports this module
+    human = Match.objects.filter(pk=match_id, kind=Match.Kind.HUMAN).exists()
+    if human:
+        app.send_task("matches.tasks.run_match", args=[match_id], queue=settings.ARENA_HUMAN_QUEUE)
+    else:
+        app.send_task("matches.tasks.run_match", args=[match_id])  # by name: the task module imports this one
 
 
 def claim(match_id: int, worker: str) -> Match | None:

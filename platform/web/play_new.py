@@ -56,14 +56,15 @@ class PlayForm(forms.Form):
                 help_text=_("the bots open to people on this game's ladders") if i == 1 else "")
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         game, players = data.get("game"), data.get("players")
         if not game or not players:
             return data
         try:
             games.load(game, players=players)
         except (ValueError, TypeError):
-            raise forms.ValidationError(_("%(game)s is not played by %(n)d players") % {"game": game, "n": players})
+            raise forms.ValidationError(
+                _("%(game)s is not played by %(n)d players") % {"game": game, "n": players}) from None
         seat = data.get("seat")
         if seat not in ("", None) and int(seat) >= players:
             self.add_error("seat", _("a %(n)d-player table has seats 1 to %(n)d") % {"n": players})

@@ -67,7 +67,7 @@ def test_a_person_plays_a_whole_thebes_game_by_clicking(celery_worker, browser, 
         else:
             rng.choice(buttons).click()
         clicks += 1
-        wait(browser, lambda d: panel(d, "turn") != turn or panel(d, "over") == "1", 60)
+        wait(browser, lambda d, shown=turn: panel(d, "turn") != shown or panel(d, "over") == "1", 60)
         if not shots:
             shots = True
             show = "document.querySelector('[data-play]').scrollIntoView()"
