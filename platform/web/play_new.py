@@ -85,8 +85,9 @@ class PlayForm(forms.Form):
 def play_new(request):
     if not request.user.is_authenticated:
         return redirect(f"{reverse('web:login')}?next={request.path}")
-    # "Play again" (a finished human match's page) fills in the game and the player count
-    form = PlayForm(request.POST or None, initial={k: request.GET[k] for k in ("game", "players") if k in request.GET})
+    # "Play again" (a finished human match's page) and "Play this bot" (a bot's page) fill in the form
+    form = PlayForm(request.POST or None, initial={k: request.GET[k] for k in ("game", "players", "opponent1")
+                                                       if k in request.GET})
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:

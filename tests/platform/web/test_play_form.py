@@ -31,6 +31,9 @@ def test_a_person_sits_down_against_a_built_in_bot_and_the_match_is_listed(house
     c = client_of(me)
     page = c.get("/play/")
     assert page.status_code == 200 and thebes_bot.name in page.content.decode()
+    assert f"/play/?game=thebes&amp;opponent1={thebes_bot.pk}" in c.get(f"/bots/{thebes_bot.pk}/").content.decode()
+    prefilled = c.get("/play/", {"game": "thebes", "opponent1": thebes_bot.pk}).content.decode()
+    assert f'<option value="{thebes_bot.pk}" selected>' in prefilled
     resp = c.post("/play/", {"game": "thebes", "players": "2", "seat": "1", "clock": "30s",
                              "opponent1": str(thebes_bot.pk)})
     assert resp.status_code == 302, resp.content.decode()[-2000:]
