@@ -17,6 +17,7 @@ disqualifies the seat, as a bot's.
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,7 @@ from google.protobuf.json_format import MessageToDict
 from arena.v1 import arena_pb2
 from matches import live
 
+_KIND = re.compile(r"[ :]")  # an action's kind is its text's first word (Thebes: spaces; Minos: colons)
 #: How long a turn key outlives its decision's time (a page that asks late still learns the turn is over).
 SLACK_S = 5
 
@@ -59,7 +61,7 @@ def turn(request: arena_pb2.DecideRequest, user_id: int, deadline: float) -> dic
         "user": user_id,
         "decision": request.decision,
         "seat": request.seat,
-        "legal": [{"index": a.index, "text": a.text, "kind": a.text.split(" ", 1)[0]} for a in request.legal_actions],
+        "legal": [{"index": a.index, "text": a.text, "kind": _KIND.split(a.text, 1)[0]} for a in request.legal_actions],
         "observation": MessageToDict(getattr(request, which), preserving_proto_field_name=True) if which else {},
         "time_left": {"decision_ms": request.time_left.decision_ms, "bank_ms": request.time_left.bank_ms},
         "deadline": deadline,

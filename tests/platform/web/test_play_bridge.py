@@ -100,6 +100,7 @@ def test_a_person_plays_a_whole_game_through_the_endpoint_and_forged_answers_are
     assert turn["seat"] == 0 and turn["legal"] and "user" not in turn
     assert turn["time_left"] == {"decision_ms": 60_000, "bank_ms": 60_000}
     legal = [a["text"] for a in turn["legal"]]
+    assert all(a["kind"] == a["text"].split(" ")[0] for a in turn["legal"])  # grouped by their first word
     d = turn["decision"]
     # only the seat's user sees the turn
     assert anon.get(f"/matches/{match.pk}/play/", {"seat": 0}).status_code == 401
@@ -153,3 +154,16 @@ def test_a_person_who_never_answers_loses_on_time_and_nothing_is_left_waiting(ta
     finally:
         conn.close()
     assert client_of(player).get(f"/matches/{match.pk}/play/", {"seat": 0}).status_code == 204
+
+
+def test_a_turn_groups_actions_by_their_first_word_in_both_games_and_shows_only_the_request():
+    from arena.v1 import arena_pb2
+    from matches.people import turn
+
+    request = arena_pb2.DecideRequest(decision=4, seat=1, time_left=arena_pb2.TimeLeft(decision_ms=30_000, bank_ms=5))
+    for i, text in enumerate(["dig egypt 3", "draft:red1:build", "end"]):
+        request.legal_actions.add(index=i, text=text)
+    shown = turn(request, user_id=9, deadline=100.0)
+    assert [a["kind"] for a in shown["legal"]] == ["dig", "draft", "end"]
+    assert shown == {"user": 9, "decision": 4, "seat": 1, "observation": {}, "deadline": 100.0,
+                     "time_left": {"decision_ms": 30_000, "bank_ms": 5}, "legal": shown["legal"]}

@@ -7,6 +7,9 @@
 import { gettext, interpolate } from "../i18n.js";
 
 const POLL_MS = 700;
+// actions that end the person's turn, asked to be confirmed first (Minos; in Thebes every action is one move
+// and none ends more than itself)
+const ENDS_TURN = { minos: ["end", "main:finish", "main:forgo"] };
 
 export function play(root) {
   const url = root.dataset.playUrl;
@@ -17,6 +20,8 @@ export function play(root) {
   const error = root.querySelector("[data-play-error]");
   const csrf = root.querySelector("input[name=csrfmiddlewaretoken]").value;
   let current = null; // the decision shown
+  // the last decision answered: a poll sent before the answer may still bring it back; it is never shown again
+  let done = -1;
   let sending = false;
   let over = false;
 
@@ -56,7 +61,11 @@ export function play(root) {
         b.type = "button";
         b.textContent = a.text;
         b.dataset.action = a.text;
-        b.addEventListener("click", () => answer(turn.decision, a.text));
+        b.addEventListener("click", () => {
+          if ((ENDS_TURN[root.dataset.game] || []).includes(a.text)
+              && !window.confirm(interpolate(gettext("End your turn with “%(action)s”?"), { action: a.text }, true))) return;
+          answer(turn.decision, a.text);
+        });
         fieldset.append(b);
       }
       parts.push(fieldset);
@@ -75,6 +84,7 @@ export function play(root) {
         headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
         body: JSON.stringify({ seat, decision, action }) });
       if (resp.ok) {
+        done = Math.max(done, decision);
         root.dataset.answered = String(Number(root.dataset.answered || 0) + 1);
         waiting();
       } else {
@@ -99,7 +109,7 @@ export function play(root) {
       const resp = await fetch(`${url}?seat=${seat}`, { credentials: "same-origin", cache: "no-store" });
       if (resp.status === 200) {
         const turn = await resp.json();
-        if (!current || current.decision !== turn.decision) showTurn(turn);
+        if (turn.decision > done && (!current || current.decision !== turn.decision)) showTurn(turn);
       } else if (resp.status === 204) {
         if (current || root.dataset.turn === undefined) waiting();
       } else if (resp.status === 409) {
