@@ -49,6 +49,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from arena.botlogs import logs_path
 from arena.match.types import MatchResult
@@ -119,18 +120,21 @@ def create_human_match(*, user: User, game: str, players: int, seat: int | None,
     the active versions `opponents` the other seats in order. Every opponent must be its bot's active, ready
     version for `game` and its bot open to people (`Bot.people_may_play`); raises `CannotSeat` otherwise. The
     match never changes a rating (rated off, no ladder: `record_result`, `matches.ratings`)."""
+    # read again: what the caller holds may be older than the owner's last switch
+    fresh = {v.pk: v for v in BotVersion.objects.select_related("bot").filter(pk__in=[v.pk for v in opponents])}
+    opponents = [fresh[v.pk] for v in opponents if v.pk in fresh]
     if len(opponents) != players - 1:
-        raise CannotSeat(f"a {players}-player table needs {players - 1} bots")
+        raise CannotSeat(_("a %(n)d-player table needs %(bots)d bots") % {"n": players, "bots": players - 1})
     for v in opponents:
         if v.bot.game != game or v.bot.active_version_id != v.pk or v.status != BotVersion.Status.READY \
                 or v.bot.retired_at is not None:
-            raise CannotSeat(f"{v.bot.name} cannot play {game} now")
+            raise CannotSeat(_("%(bot)s cannot play %(game)s now") % {"bot": v.bot.name, "game": game})
         if not v.bot.people_may_play:
-            raise CannotSeat(f"{v.bot.name}'s owner does not let people play it")
+            raise CannotSeat(_("%(bot)s's owner does not let people play it") % {"bot": v.bot.name})
     if seat is None:
         seat = secrets.randbelow(players)
     if not 0 <= seat < players:
-        raise CannotSeat(f"a {players}-player table has seats 0 to {players - 1}")
+        raise CannotSeat(_("a %(n)d-player table has seats 1 to %(n)d") % {"n": players})
     bot_seats = [s for s in range(players) if s != seat]
     with transaction.atomic():
         match = Match.objects.create(kind=Match.Kind.HUMAN, rated=False, requested_by=user, game=game,

@@ -91,3 +91,23 @@ def test_only_the_owner_closes_their_bot_to_people_and_the_form_then_refuses_it(
     assert client_of(other).post("/play/", form).status_code == 400
     client_for(owner).patch(f"/api/bots/{bot.pk}/", {"people_may_play": True}, format="json")
     assert client_of(other).post("/play/", form).status_code == 302
+
+
+def test_the_service_itself_refuses_closed_bots_wrong_counts_and_seats(house, make_user):
+    from matches.models import Match
+    from matches.services import CannotSeat, create_human_match
+
+    thebes_bot, minos_bot = house
+    me = make_user("cy")
+    tc = {"decision_ms": 30_000, "bank_ms": 0}
+    for kwargs in ({"players": 3, "seat": 0, "opponents": [thebes_bot.playing_version]},   # a seat left empty
+                   {"players": 2, "seat": 2, "opponents": [thebes_bot.playing_version]},   # no such seat
+                   {"players": 2, "seat": 0, "opponents": [minos_bot.playing_version]}):   # another game's bot
+        with pytest.raises(CannotSeat):
+            create_human_match(user=me, game="thebes", time_control=tc, **kwargs)
+    thebes_bot.people_may_play = False
+    thebes_bot.save()
+    with pytest.raises(CannotSeat, match="does not let people play it"):
+        create_human_match(user=me, game="thebes", players=2, seat=None, opponents=[thebes_bot.playing_version],
+                           time_control=tc)
+    assert not Match.objects.exists()
