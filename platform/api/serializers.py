@@ -107,7 +107,7 @@ class BotSerializer(serializers.ModelSerializer):
     class Meta:
         model = Bot
         fields = ["id", "name", "game", "description", "owner", "team", "builtin", "active_version", "status",
-                  "public_annotations", "dataset_opt_out", "created_at"]
+                  "public_annotations", "dataset_opt_out", "people_may_play", "created_at"]
         read_only_fields = ["builtin", "created_at"]
 
     def __init__(self, *args, **kwargs):
@@ -152,7 +152,7 @@ class BotUpdateSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Bot
-        fields = ["description", "active_version", "public_annotations", "dataset_opt_out"]
+        fields = ["description", "active_version", "public_annotations", "dataset_opt_out", "people_may_play"]
 
     def validate_active_version(self, version: BotVersion) -> BotVersion:
         if version.bot_id != self.instance.pk:  # type: ignore[union-attr]  # an update: the bot is there

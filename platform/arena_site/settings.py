@@ -282,6 +282,10 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("ARENA_CELERY_QUEUE", "arena")
 # pool process that a match or a validation is waiting for.
 ARENA_NOTIFY_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}-notify"
 CELERY_TASK_ROUTES = {"notifications.tasks.*": {"queue": ARENA_NOTIFY_QUEUE}}
+# Matches where people play (kind human) have a queue and a worker of their own (`manage.py up`'s `people`,
+# docker-compose's `people`: a thread pool, as their referees mostly wait for a person): they never hold a slot
+# that ladder matches need (matches.services.send).
+ARENA_HUMAN_QUEUE = os.environ.get("ARENA_HUMAN_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-human")
 CELERY_TASK_ACKS_LATE = True                 # a task is acknowledged when done, so a lost worker loses nothing
 CELERY_TASK_REJECT_ON_WORKER_LOST = True     # a killed pool process puts its task back on the queue
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1        # a match can take minutes: don't hoard them in one worker

@@ -23,6 +23,9 @@ class Bot(models.Model):
     game = models.CharField(max_length=32, help_text="The game this bot plays, e.g. thebes.")
     description = models.TextField(blank=True, default="")
     builtin = models.BooleanField(default=False, help_text="A trusted house bot shipped with Arena.")
+    people_may_play = models.BooleanField(
+        default=True, help_text="Whether people may play this bot from the browser (unrated human matches; "
+                                "its owner may turn it off). On by default, built-in and uploaded bots alike.")
     active_version = models.ForeignKey("BotVersion", null=True, blank=True, on_delete=models.SET_NULL,
                                        related_name="+", help_text="The version that plays (when ready).")
     created_at = models.DateTimeField(auto_now_add=True)

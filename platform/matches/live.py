@@ -23,7 +23,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import redis
@@ -77,13 +77,16 @@ class Broadcast:
     """The live stream of one run of one match. `start(state)` with the initial state, `decided(i, state)` after
     each decision (the referee's `progress`), `end()` when the run is over."""
 
-    def __init__(self, match_id: int) -> None:
+    def __init__(self, match_id: int, always: Iterable[int] = ()) -> None:
         self.match_id = match_id
+        # seats whose own view is published from the start whoever watches: those people play (their page
+        # draws their board from it; web.watch serves it to that person only)
+        self.always = frozenset(always)
         self.key = key(match_id)
         self.redis: redis.Redis | None = client()
         self.to_move: int | None = None
         self.players = 0
-        self.wanted: frozenset[int] = frozenset()  # the seats whose own view someone watches (`wanted_key`)
+        self.wanted: frozenset[int] = self.always  # the seats whose own view someone watches (`wanted_key`)
         self._looked = 0.0
         # the writes to Redis run on a thread of their own: the referee's thread only computes the views (the
         # states change under it), never waits for the network (bench/live_latency.py)
@@ -124,7 +127,7 @@ class Broadcast:
                     pipe.mget([wanted_key(self.match_id, s) for s in range(self.players)])
                 answers = pipe.execute()
                 if len(answers) and isinstance(answers[-1], list):
-                    self.wanted = frozenset(s for s, v in enumerate(answers[-1]) if v)
+                    self.wanted = self.always | frozenset(s for s, v in enumerate(answers[-1]) if v)
             except (redis.RedisError, OSError) as exc:
                 log.warning("match %s: live view not published (%s); the match goes on", self.match_id, exc)
                 self.redis = None

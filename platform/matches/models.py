@@ -30,6 +30,7 @@ class Match(models.Model):
         CHALLENGE = "challenge", _("Challenge")
         TOURNAMENT = "tournament", _("Tournament")
         VERSION_TEST = "version_test", _("Version Test")
+        HUMAN = "human", _("Human")  # people at the table (matches.people): never rated
 
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.LADDER)
     ladder = models.ForeignKey("ladders.Ladder", null=True, blank=True, on_delete=models.SET_NULL,
@@ -41,6 +42,10 @@ class Match(models.Model):
     params = models.JSONField(default=dict)
     seed = models.BigIntegerField()
     time_control = models.JSONField(default=dict)
+    people = models.JSONField(
+        default=dict, blank=True,
+        help_text="The seats people play (kind human): {seat: user id}; they have no Participant row, the bots' "
+                  "seats do (matches.people).")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     status_reason = models.TextField(blank=True, default="", help_text="Why a match failed or was cancelled.")
     attempts = models.PositiveSmallIntegerField(default=0)

@@ -37,6 +37,7 @@ listen to step 6.
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
@@ -48,6 +49,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from arena.botlogs import logs_path
 from arena.match.types import MatchResult
@@ -108,12 +110,53 @@ def create_match(*, game: str, params: dict[str, Any], time_control: dict[str, i
     return match
 
 
+class CannotSeat(ValueError):
+    """A human match that cannot be made as asked (the message says why, for the person)."""
+
+
+def create_human_match(*, user: User, game: str, players: int, seat: int | None, opponents: list[BotVersion],
+                       time_control: dict[str, int]) -> Match:
+    """A queued, unrated match of kind human: `user` plays seat `seat` (None: a random one, from a secret seed),
+    the active versions `opponents` the other seats in order. Every opponent must be its bot's active, ready
+    version for `game` and its bot open to people (`Bot.people_may_play`); raises `CannotSeat` otherwise. The
+    match never changes a rating (rated off, no ladder: `record_result`, `matches.ratings`)."""
+    # read again: what the caller holds may be older than the owner's last switch
+    fresh = {v.pk: v for v in BotVersion.objects.select_related("bot").filter(pk__in=[v.pk for v in opponents])}
+    opponents = [fresh[v.pk] for v in opponents if v.pk in fresh]
+    if len(opponents) != players - 1:
+        raise CannotSeat(_("a %(n)d-player table needs %(bots)d bots") % {"n": players, "bots": players - 1})
+    for v in opponents:
+        if v.bot.game != game or v.bot.active_version_id != v.pk or v.status != BotVersion.Status.READY \
+                or v.bot.retired_at is not None:
+            raise CannotSeat(_("%(bot)s cannot play %(game)s now") % {"bot": v.bot.name, "game": game})
+        if not v.bot.people_may_play:
+            raise CannotSeat(_("%(bot)s's owner does not let people play it") % {"bot": v.bot.name})
+    if seat is None:
+        seat = secrets.randbelow(players)
+    if not 0 <= seat < players:
+        raise CannotSeat(_("a %(n)d-player table has seats 1 to %(n)d") % {"n": players})
+    bot_seats = [s for s in range(players) if s != seat]
+    with transaction.atomic():
+        match = Match.objects.create(kind=Match.Kind.HUMAN, rated=False, requested_by=user, game=game,
+                                     params={"players": players}, seed=new_seed(), time_control=time_control,
+                                     people={str(seat): user.pk})
+        Participant.objects.bulk_create([Participant(match=match, seat=s, bot=v.bot, version=v)
+                                         for s, v in zip(bot_seats, opponents, strict=True)])
+        transaction.on_commit(lambda: send(match.pk))
+    return match
+
+
 def send(match_id: int) -> None:
     """Send the match's task to the broker, noting when (`Match.sent_at`: recovery re-sends from it)."""
     from arena_site.celery import app
 
     Match.objects.filter(pk=match_id).update(sent_at=timezone.now())
-    app.send_task("matches.tasks.run_match", args=[match_id])  # by name: the task module imports this one
+    # people's matches go to their own queue and worker (settings.ARENA_HUMAN_QUEUE), the others to the default
+    human = Match.objects.filter(pk=match_id, kind=Match.Kind.HUMAN).exists()
+    if human:
+        app.send_task("matches.tasks.run_match", args=[match_id], queue=settings.ARENA_HUMAN_QUEUE)
+    else:
+        app.send_task("matches.tasks.run_match", args=[match_id])  # by name: the task module imports this one
 
 
 def claim(match_id: int, worker: str) -> Match | None:

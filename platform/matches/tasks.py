@@ -23,6 +23,7 @@ from botregistry.package_cache import PackageRefused, local_package
 from botregistry.services import resend_lost_validations
 from matches import live, ratings, services, storage, suspension
 from matches.models import Match
+from matches.people import BrowserPerson
 
 log = logging.getLogger("arena.platform")
 
@@ -78,13 +79,27 @@ def play(match: Match, progress: Callable[[int, Any], None] | None = None) -> tu
                     suspension.suspend(p.version, f"suspended: its package cannot be run on Arena's workers "
                                                   f"({exc}). Upload a fixed version to play again.")
                 raise MatchCannotRun(str(exc)) from None
-        bots = [BotSpec(path=str(folder), name=p.version.seat_name)
-                for p, folder in zip(participants, folders, strict=True)]
+        by_seat = {p.seat: BotSpec(path=str(folder), name=p.version.seat_name)
+                   for p, folder in zip(participants, folders, strict=True)}
+        people = seated_people(match)
+        by_seat.update({seat: BotSpec(path="", name=name) for seat, (_person, name) in people.items()})
+        bots = [by_seat[s] for s in sorted(by_seat)]
         result = run_match(match.game, dict(match.params), int(match.seed), bots,
+                           people={seat: person for seat, (person, _name) in people.items()},
                            time_control=TimeControl(**match.time_control),
                            limits=SandboxLimits(**settings.ARENA_LIMITS), sandbox=sandbox, replay_path=str(tmp),
                            progress=progress)
     return result, tmp
+
+
+def seated_people(match: Match) -> dict[int, tuple[BrowserPerson, str]]:
+    """The seats people play in `match` (`Match.people`), each with its `BrowserPerson` and the seat's name (the
+    person's username)."""
+    from django.contrib.auth import get_user_model
+
+    ids = {int(seat): int(uid) for seat, uid in (match.people or {}).items()}
+    names = dict(get_user_model().objects.filter(pk__in=ids.values()).values_list("pk", "username"))
+    return {seat: (BrowserPerson(match.pk, seat, uid), names.get(uid, "?")) for seat, uid in ids.items()}
 
 
 @shared_task(name="matches.tasks.run_match", bind=True, acks_late=True, reject_on_worker_lost=True,
@@ -92,6 +107,11 @@ def play(match: Match, progress: Callable[[int, Any], None] | None = None) -> tu
 def run_match(self, match_id: int) -> str:
     """Play match `match_id` and record its result, once. Returns what happened, for the worker's log. (Whoever
     waits on the match hears of it from `matches.signals.match_ended`, sent when its ending commits.)"""
+    if Match.objects.filter(pk=match_id, kind=Match.Kind.HUMAN).exists():
+        # people's matches run on their own worker (settings.ARENA_HUMAN_QUEUE) and mostly wait for a person:
+        # they take no match slot of the host's (its bots' cores are for the ladders)
+        match = services.claim(match_id, services.worker_id())
+        return "nothing to do" if match is None else _play_and_record(match, services.Run.of(match))
     with admission.match_slot() as admitted:  # the host's cores for its bots (arena_site.admission)
         if not admitted:
             if Match.objects.filter(pk=match_id, status=Match.Status.QUEUED).exists():
@@ -113,7 +133,8 @@ def _initial_state(match: Match) -> Any:
 
 def _play_and_record(match: Match, run: services.Run) -> str:
     beat = _Heartbeat(match.id, run)
-    spectators = live.Broadcast(match.id)  # the live view of the match's page (matches.live)
+    # the live view of the match's page (matches.live), and the own view of every seat a person plays
+    spectators = live.Broadcast(match.id, always=[int(seat) for seat in (match.people or {})])
 
     def progress(decision: int, state: Any) -> None:
         beat.progress(decision, state)

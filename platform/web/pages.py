@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, Q
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import translation
@@ -252,8 +252,10 @@ def user_page(request, username: str):
         by_bot.setdefault(r.bot_id, []).append(r)
     for b in bots:
         b.ladder_ratings = by_bot.get(b.pk, [])
-    recent = (visible_matches(Match.objects.filter(pk__in=Participant.objects.filter(bot__owner=user)
-                                                   .values("match_id")), request.user)
+    # their bots' matches and the tables they sat at themselves (kind human)
+    recent = (visible_matches(Match.objects.filter(Q(pk__in=Participant.objects.filter(bot__owner=user)
+                                                     .values("match_id"))
+                                                   | Q(kind=Match.Kind.HUMAN, requested_by=user)), request.user)
               .order_by("-id").prefetch_related(
                   Prefetch("participants", queryset=Participant.objects.select_related("bot").order_by("seat")))[:10])
     return render(request, "web/user.html", {"owner": user, "bots": bots, "recent": recent,

@@ -3,7 +3,7 @@ from django.urls import path
 
 from datasets import views as datasets
 
-from . import account, competitions, login, pages, signup, teams, views, watch
+from . import account, competitions, login, pages, play, play_new, signup, teams, views, watch
 
 app_name = "web"
 
@@ -24,6 +24,8 @@ urlpatterns = [
     path("matches/<int:match_id>/", views.match, name="match"),
     path("matches/<int:match_id>/frames.json", views.match_frames, name="match-frames"),
     path("matches/<int:match_id>/live/", watch.live_events, name="match-live"),
+    path("matches/<int:match_id>/play/", play.play, name="match-play"),
+    path("play/", play_new.play_new, name="play-new"),
     path("matches/<int:match_id>/replay.json.gz", views.match_replay, name="match-replay"),
     path("teams/", teams.team_list, name="teams"),
     path("teams/join/<str:key>/", teams.join, name="team-join"),

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Case, F, FloatField, OrderBy, Prefetch, Value, When, Window
@@ -246,7 +247,14 @@ def match(request, match_id: int):
         p.shown_faults = visible_faults(p.faults, deal_visible=visible, own_seat=own)
         p.version_rating = rated.get(p.version_id)
     tgame = getattr(m, "tournament_game", None)  # the reverse one-to-one raises an AttributeError when absent
-    players = len(seats)
+    # the seats people play (kind human) have no Participant: their names are their players' user names
+    people = {int(s): uid for s, uid in (m.people or {}).items()}
+    person_names = dict(get_user_model().objects.filter(pk__in=people.values()).values_list("pk", "username"))
+    seat_names = {p.seat: p.version.seat_name for p in seats}
+    seat_names.update({s: person_names.get(uid, "?") for s, uid in people.items()})
+    players = len(seats) + len(people)
+    play_seat = next((s for s, uid in people.items() if uid == request.user.pk), None) \
+        if request.user.is_authenticated else None
     # a match under way: its progress (web/_match_progress.html) refreshes itself until the match is done
     return _live_page(request, "web/match.html", "web/_match_progress.html", {
         "match": m, "seats": seats, "tournament_game": tgame, "seed": visible_seed(m, request.user),
@@ -257,7 +265,9 @@ def match(request, match_id: int):
         # a match to be played or under way is watched live (web.watch; from the queue, it waits for the first
         # decision), unless its deal is still played in another match
         "live_watch": not m.done and (is_staff(request.user) or not deal_in_play_elsewhere(m)),
-        "live_seat_names": [p.version.seat_name for p in seats],
+        "live_seat_names": [seat_names.get(s, "?") for s in range(players)],
+        # the person's own seat: its view, its clock and, on its turn, its legal actions (web.play)
+        "play_seat": play_seat if not m.done else None, "played_seat": play_seat,
         "live_glossary": narration.glossary(m.game) if not m.done else {},
         "own_seats": [p for p in seats if can_play(request.user, p.bot)]}, live=not m.done)
 

@@ -69,7 +69,14 @@ def live_events(request, match_id: int):
         return HttpResponse(_("this match's deal is still being played in another match: watch it once that is "
                               "over"), status=403, content_type="text/plain")
     seat = None
-    if "seat" in request.GET:
+    people = {str(s): uid for s, uid in (m.people or {}).items()}
+    if "seat" in request.GET and request.GET["seat"] in people:
+        # a seat a person plays: its view is that person's only (web.play), never another's
+        if not request.user.is_authenticated or people[request.GET["seat"]] != request.user.pk:
+            return HttpResponse(_("only the person who plays this seat may watch its view"), status=403,
+                                content_type="text/plain")
+        seat = int(request.GET["seat"])
+    elif "seat" in request.GET:
         part = m.participants.select_related("bot").filter(seat=request.GET["seat"]).first() \
             if request.GET["seat"].isdigit() else None
         if part is None:

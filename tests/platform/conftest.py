@@ -80,7 +80,9 @@ class WorkerProcess:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "arena_site", "worker", "--pool=solo", "--loglevel=INFO",
              # the matches' queue and the notifications' (settings.ARENA_NOTIFY_QUEUE): one worker for both here
-             "-Q", f"{self.env['ARENA_CELERY_QUEUE']},{self.env['ARENA_CELERY_QUEUE']}-notify", "-n", name,
+             # and the people's matches' (settings.ARENA_HUMAN_QUEUE)
+             "-Q", f"{self.env['ARENA_CELERY_QUEUE']},{self.env['ARENA_CELERY_QUEUE']}-notify,"
+                   f"{self.env['ARENA_CELERY_QUEUE']}-human", "-n", name,
              "--without-gossip", "--without-mingle"],
             cwd=PLATFORM, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         hostname = name.replace("%h", __import__("socket").gethostname())
@@ -143,7 +145,7 @@ def celery_worker(django_db_setup, django_db_blocker, tmp_path_factory):
     yield worker
     worker.stop()
     app.control.purge()
-    for queue in (settings.CELERY_TASK_DEFAULT_QUEUE, settings.ARENA_NOTIFY_QUEUE):
+    for queue in (settings.CELERY_TASK_DEFAULT_QUEUE, settings.ARENA_NOTIFY_QUEUE, settings.ARENA_HUMAN_QUEUE):
         _forget_unacked(settings.CELERY_BROKER_URL, queue)
 
 

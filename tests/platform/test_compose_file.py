@@ -17,7 +17,7 @@ def compose() -> dict:
 
 def test_services_and_their_dependencies():
     services = compose()["services"]
-    assert set(services) == {"db", "redis", "minio", "migrate", "web", "worker", "notifier", "beat"}
+    assert set(services) == {"db", "redis", "minio", "migrate", "web", "worker", "people", "notifier", "beat"}
     assert services["db"]["image"].startswith("postgres:")
     assert services["redis"]["image"].startswith("redis:")
     for name in ARENA_SERVICES:
@@ -39,8 +39,11 @@ def test_services_and_their_dependencies():
     assert worker["cap_drop"] == ["ALL"]
     assert set(worker["cap_add"]) == {"SYS_ADMIN", "SETUID", "SETGID", "CHOWN", "FOWNER", "DAC_OVERRIDE", "KILL"}
     assert "seccomp=unconfined" not in worker["security_opt"] and "seccomp:unconfined" not in worker["security_opt"]
-    assert [name for name, service in services.items() if service.get("cap_add")] == ["worker"]
-    assert [name for name, service in services.items() if service.get("user") == "root"] == ["worker"]
+    # the two services that run bots (the ladders' worker, the people's matches' worker) and no other
+    assert [name for name, service in services.items() if service.get("cap_add")] == ["worker", "people"]
+    assert [name for name, service in services.items() if service.get("user") == "root"] == ["worker", "people"]
+    for key in ("cap_drop", "cap_add", "security_opt"):
+        assert services["people"][key] == worker[key]
     assert set(compose()["volumes"]) == {"pgdata", "redisdata", "miniodata"}  # no volume shared by Arena's services
 
 
@@ -81,7 +84,7 @@ def test_dockerfile_copies_what_exists_and_installs_the_deploy_extra():
 
 # --- issue 12: a deployment that works on first start --------------------------------------------------------
 
-ARENA_SERVICES = ("migrate", "web", "worker", "notifier", "beat")
+ARENA_SERVICES = ("migrate", "web", "worker", "people", "notifier", "beat")
 SOURCES = [ROOT / "platform" / "arena_site" / "settings.py", *sorted((ROOT / "arena").rglob("*.py"))]
 
 
@@ -116,7 +119,7 @@ def test_migrations_run_once_before_web_worker_and_beat():
     commands = re.findall(r"manage\.py (\w+)", migrate["command"])
     assert commands[0] == "migrate" and {"ensure_ladders", "register_builtin_bots"} <= set(commands)
     assert all(command in get_commands() for command in commands)
-    for name in ("web", "worker", "notifier", "beat"):
+    for name in ("web", "worker", "people", "notifier", "beat"):
         assert services[name]["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
         command = services[name]["command"]
         assert "migrate" not in (command if isinstance(command, str) else " ".join(command))
@@ -130,7 +133,7 @@ def test_healthchecks_and_init():
         assert not service.get("init"), name
         # bounded logs (issue 24): Docker's default json-file keeps every line forever
         assert service["logging"] == {"driver": "json-file", "options": {"max-size": "10m", "max-file": "3"}}, name
-    for name in ("db", "redis", "minio", "web", "worker", "notifier", "beat"):
+    for name in ("db", "redis", "minio", "web", "worker", "people", "notifier", "beat"):
         check = services[name]["healthcheck"]
         assert check["test"][0] in ("CMD", "CMD-SHELL") and check["interval"] and check["retries"]
     web, beat = services["web"]["healthcheck"]["test"], services["beat"]["healthcheck"]["test"]
@@ -234,6 +237,23 @@ def test_notifications_have_a_queue_and_an_unprivileged_worker_of_their_own():
     assert settings.ARENA_NOTIFY_QUEUE == f"{settings.CELERY_TASK_DEFAULT_QUEUE}-notify"
     up = (ROOT / "platform" / "arena_site" / "management" / "commands" / "up.py").read_text()
     assert '"-Q", settings.ARENA_NOTIFY_QUEUE' in up
+
+
+def test_people_s_matches_have_a_queue_and_a_thread_pool_worker_of_their_own():
+    """Issue 25: a match where a person plays goes to `<queue>-human`, consumed only by the `people` worker (a
+    thread pool: its referees mostly wait for a person), never by the ladder's worker; `manage.py up` starts one."""
+    from django.conf import settings
+
+    services = compose()["services"]
+    worker, people = services["worker"]["command"], services["people"]["command"]
+    default = worker[worker.index("-Q") + 1].split(",")[1]
+    assert people[people.index("-Q") + 1] == f"{default}-human"
+    assert f"{default}-human" not in worker[worker.index("-Q") + 1].split(",")
+    assert people[people.index("--pool") + 1] == "threads"
+    assert services["people"]["cap_add"] == services["worker"]["cap_add"]  # it runs bots in the sandbox
+    assert settings.ARENA_HUMAN_QUEUE == f"{settings.CELERY_TASK_DEFAULT_QUEUE}-human"
+    up = (ROOT / "platform" / "arena_site" / "management" / "commands" / "up.py").read_text()
+    assert '"-Q", settings.ARENA_HUMAN_QUEUE' in up
 
 
 def test_object_storage_is_a_minio_bucket_made_before_anything_uses_it():

@@ -216,6 +216,11 @@ class Command(BaseCommand):
             "notifier": [python, "-m", "celery", "-A", "arena_site", "worker", "--loglevel", "INFO",
                          "--pool", "threads", "--concurrency", "4", "-Q", settings.ARENA_NOTIFY_QUEUE,
                          "-n", "arena-notify@%h"],
+            # people's matches (kind human) on their own queue and worker: threads, as their referees mostly
+            # wait for a person (settings.ARENA_HUMAN_QUEUE)
+            "people": [python, "-m", "celery", "-A", "arena_site", "worker", "--loglevel", "INFO",
+                       "--pool", "threads", "--concurrency", "8", "-Q", settings.ARENA_HUMAN_QUEUE,
+                       "-n", "arena-people@%h"],
             "beat": [python, "-m", "celery", "-A", "arena_site", "beat", "--loglevel", "INFO",
                      "--schedule", str(var / "celerybeat-schedule")],
         }

@@ -95,7 +95,8 @@ export async function watch(root) {
   }
   const picker = root.querySelector("[data-live-seat]");
   if (picker) picker.addEventListener("change", () => connect(picker.value === "" ? -1 : Number(picker.value)));
-  connect(-1);
+  // a person playing a seat of this match (web.play) sees the board as their seat does
+  connect(root.dataset.seat !== undefined ? Number(root.dataset.seat) : -1);
 }
 
 const root = document.querySelector("[data-live-watch]");
