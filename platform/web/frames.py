@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.http import HttpRequest, HttpResponse
 
 from arena import games, narration
 from arena import replay as replays
@@ -89,6 +90,18 @@ def payload(replay: dict[str, Any], seat: int | None, language: str = "en") -> d
         "opponents": opponents(replay["header"]["game"], len(replay["header"]["seats"]), replay.get("result"),
                                story.get("parts")),
     }
+
+
+def response(request: HttpRequest, data: bytes) -> HttpResponse:
+    """The viewer's payload `data` (gzip-compressed JSON) as sent: as it is to a client that accepts gzip,
+    decompressed to one that does not; it varies with the encoding and with the language its story is told in."""
+    if "gzip" in request.headers.get("Accept-Encoding", ""):
+        resp = HttpResponse(data, content_type="application/json")
+        resp["Content-Encoding"] = "gzip"
+    else:
+        resp = HttpResponse(gzip.decompress(data), content_type="application/json")
+    resp["Vary"] = "Accept-Encoding, Accept-Language, Cookie"
+    return resp
 
 
 def _gz(doc: dict[str, Any]) -> bytes:

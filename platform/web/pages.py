@@ -6,13 +6,12 @@ a number where a number is needed) answers 400 with the reason, never a 500 or a
 
 from __future__ import annotations
 
-import gzip
 from pathlib import Path
 from urllib.parse import urlencode
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Prefetch, Q
-from django.http import FileResponse, Http404, HttpResponse
+from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils import translation
 from django.views.decorators.cache import cache_control
@@ -216,14 +215,7 @@ def game_example(request, name: str):
     nothing hidden (a made-up game between in-process players)."""
     _game(name)
     # the pictures' narration in the page's language (diagram.js sends its <html lang>), else the request's
-    data = frames.example_gz(name, request.GET.get("lang") or request.LANGUAGE_CODE)
-    if "gzip" in request.headers.get("Accept-Encoding", ""):
-        resp = HttpResponse(data, content_type="application/json")
-        resp["Content-Encoding"] = "gzip"
-    else:
-        resp = HttpResponse(gzip.decompress(data), content_type="application/json")
-    resp["Vary"] = "Accept-Encoding, Accept-Language, Cookie"
-    return resp
+    return frames.response(request, frames.example_gz(name, request.GET.get("lang") or request.LANGUAGE_CODE))
 
 
 def game_developers_page(request, name: str):

@@ -293,13 +293,7 @@ def match_frames(request, match_id: int):
         return HttpResponse(str(exc), status=403, content_type="text/plain")
     except frames.NoReplay as exc:
         return HttpResponse(str(exc), status=404, content_type="text/plain")
-    if "gzip" in request.headers.get("Accept-Encoding", ""):
-        resp = HttpResponse(data, content_type="application/json")
-        resp["Content-Encoding"] = "gzip"
-    else:
-        import gzip
-        resp = HttpResponse(gzip.decompress(data), content_type="application/json")
-    resp["Vary"] = "Accept-Encoding, Accept-Language, Cookie"
+    resp = frames.response(request, data)
     # staff's view of a deal still being played, and an entrant's of a private competition's match, must not
     # sit in a shared cache
     shared = public and can_see(m, None)

@@ -54,21 +54,3 @@ def make_competition(cast, dates):
         return services.create(cast.olga, **values)
     return make
 
-
-@pytest.fixture
-def finish():
-    """finish(match, strength): record a result in which the bot with the higher strength ranks better (through
-    the platform's own `record_result`, as a worker would)."""
-    from matches.services import record_result
-
-    def run(match, strength: dict[int, float]):
-        parts = list(match.participants.order_by("seat"))
-        values = [strength[p.bot_id] for p in parts]
-        order = sorted(range(len(parts)), key=lambda i: -values[i])
-        ranks = [order.index(i) + 1 for i in range(len(parts))]
-        result = {"game": match.game, "params": match.params, "seed": match.seed, "engine_version": "test",
-                  "seats": [{"seat": p.seat, "name": p.bot.name, "sha256": "", "score": float(values[i]),
-                             "rank": ranks[i], "disqualified": False, "faults": [], "time_ms": 1.0,
-                             "decisions": 1} for i, p in enumerate(parts)]}
-        assert record_result(match.pk, result)
-    return run
