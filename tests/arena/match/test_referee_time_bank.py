@@ -16,7 +16,9 @@ def test_slow_bot_draws_on_its_bank_then_times_out(tmp_path):
     sleepy = result.seats[1]
     # the decisions sleepy was asked (a forced one, 1 stone left, is applied without asking and costs no time)
     decisions = [d for d in replay.load(result.replay_path)["decisions"] if d["seat"] == 1 and not d["forced"]]
-    assert decisions[0]["ms"] >= 150
+    # over the decision limit: it draws on the bank (not ">= 150": the clock forgives time the host took from the
+    # bot or from the referee, arena/match/botclock.py, so a busy machine may charge less than the sleep)
+    assert decisions[0]["ms"] > 100
     # replay the clock from the recorded times: each answer's time over the limit comes out of the bank; an
     # answer needing more than the bank has left is a timeout, reported with that bank, which is then empty
     bank = 120.0
@@ -44,4 +46,4 @@ def test_bank_is_per_match_and_generous_limits_give_no_fault():
     tc = TimeControl(decision_ms=1000, bank_ms=0, startup_ms=5000, max_faults=0)
     result = play_nim("good", "sleepy", time_control=tc)
     assert all(s.faults == [] for s in result.seats)
-    assert result.seats[1].time_ms >= 150 * result.seats[1].decisions
+    assert result.seats[1].time_ms > 0 and result.seats[1].decisions > 0  # charged, whatever the host's load
