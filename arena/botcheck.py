@@ -32,13 +32,14 @@ from arena import botarchive, botbuild, games
 from arena import replay as replays
 from arena.botpkg import Manifest, ManifestError, load_manifest
 from arena.match import BotSpec, MatchResult, TimeControl, run_match
+from arena.reasons import Reason, render_all
 from arena.sandbox import runtimes
 from arena.sandbox.errors import SandboxUnavailable
 from arena.sandbox.limits import SandboxLimits
 
 BUILTIN_OPPONENT = Path(__file__).resolve().parent.parent / "bots" / "python" / "random"
 # the reason of a build stopped by its time limit: transient (the platform lets the owner validate again)
-BUILD_TIMED_OUT = "the build timed out"
+BUILD_TIMED_OUT = Reason("check.build_timed_out").english()
 
 _KIND_WORDS = {
     "startup": "did not get ready",
@@ -49,13 +50,8 @@ _KIND_WORDS = {
 }
 
 
-_KIND_REASONS = {
-    "startup": "the bot did not get ready in the smoke match",
-    "timeout": "the bot answered too late in the smoke match",
-    "crash": "the bot crashed in the smoke match",
-    "illegal": "the bot answered illegal actions in the smoke match",
-    "malformed": "the bot answered malformed answers in the smoke match",
-}
+#: the reason of each kind of fault in the smoke match (arena.reasons)
+_KIND_REASONS = {kind: Reason(f"check.{kind}") for kind in ("startup", "timeout", "crash", "illegal", "malformed")}
 
 
 @dataclass
@@ -64,7 +60,7 @@ class CheckReport:
     problems: list[str] = field(default_factory=list)  # in detail, for the bot's author
     log: str = ""                                      # for the bot's author
     result: MatchResult | None = None
-    reasons: list[str] = field(default_factory=list)   # one fixed phrase per kind of problem, no bot output
+    reasons: list[Reason] = field(default_factory=list)  # one per kind of problem, no bot output (arena.reasons)
     seed: int | None = None                            # of the smoke match
     seat: int | None = None                            # the bot's seat in the smoke match
     warnings: list[str] = field(default_factory=list)  # worth fixing, but the bot passes (for its author)
@@ -73,9 +69,14 @@ class CheckReport:
     def reason(self) -> str:
         """The outcome in one line of words, without source, compiler output or server paths: safe to show
         anyone ("" when the bot passed)."""
+        return render_all(self.outcome, "en")
+
+    @property
+    def outcome(self) -> list[Reason]:
+        """Why the bot failed, as reasons to tell in any language ([] when it passed)."""
         if self.ok:
-            return ""
-        return "; ".join(dict.fromkeys(self.reasons)) or "the bot failed its check"
+            return []
+        return list(dict.fromkeys(self.reasons)) or [Reason("check.failed")]
 
 
 def smoke_setup(players: int) -> tuple[int, int]:
@@ -137,7 +138,7 @@ def check_bot(path: str | os.PathLike, *, sandbox: bool = True, game: str | None
                                       max_files=botarchive.DEFAULT_MAX_FILES)
             except botarchive.ArchiveError as exc:
                 return CheckReport(ok=False, problems=[str(exc)], log=str(exc),
-                                   reasons=["the archive could not be unpacked"])
+                                   reasons=[Reason("check.archive_unpack")])
             report = check_bot(folder, sandbox=sandbox, game=game, seed=seed, seat=seat, time_control=time_control,
                                limits=limits, build_cache=build_cache, params=params, name=name,
                                opponents=opponents)
@@ -145,32 +146,32 @@ def check_bot(path: str | os.PathLike, *, sandbox: bool = True, game: str | None
             return report
     log: list[str] = []
 
-    def failed(problem: str, reason: str) -> CheckReport:
+    def failed(problem: str, reason: Reason) -> CheckReport:
         return CheckReport(ok=False, problems=[problem], log="\n".join(log + [problem]), reasons=[reason])
 
     try:
         manifest = load_manifest(path)
     except ManifestError as exc:
-        return CheckReport(ok=False, problems=[str(exc)], log=str(exc), reasons=["bot.toml is invalid"])
+        return CheckReport(ok=False, problems=[str(exc)], log=str(exc), reasons=[Reason("check.manifest_invalid")])
     log.append(f"manifest ok: {manifest.name}, games {', '.join(manifest.games)}, runtime {manifest.runtime}, "
                f"command {' '.join(manifest.command)}")
     known = [g for g in manifest.games if g in games.names()]
     if game is None:
         if not known:
             return failed(f"none of the games in bot.toml ({', '.join(manifest.games)}) is played here; "
-                          f"games: {', '.join(games.names())}", "bot.toml lists no game played here")
+                          f"games: {', '.join(games.names())}", Reason("check.no_game_here"))
         game = known[0]
     elif game not in manifest.games:
         return failed(f"bot.toml does not list the game {game!r} (it lists {', '.join(manifest.games)})",
-                      f"bot.toml does not list the game {game}")
+                      Reason("check.game_not_listed", {"game": game}))
     stale = botbuild.build_needed(manifest)
     if stale:
         log.append(f"building first ({stale}): {' '.join(manifest.build or ())}")
         try:
             built = botbuild.build(manifest.path, sandbox=sandbox, cache_dir=build_cache)
         except botbuild.BuildError as exc:
-            return failed(str(exc), "the build's output was refused" if exc.refused
-                          else BUILD_TIMED_OUT if exc.timed_out else "the build failed")
+            return failed(str(exc), Reason("check.build_refused") if exc.refused
+                          else Reason("check.build_timed_out") if exc.timed_out else Reason("check.build_failed"))
         log.append(f"built {built.program.relative_to(manifest.path)} in {built.seconds:.1f} s")
         try:
             rebuilt = load_manifest(manifest.path)
@@ -178,10 +179,10 @@ def check_bot(path: str | os.PathLike, *, sandbox: bool = True, game: str | None
             rebuilt = None
         if rebuilt != manifest:  # what was validated above must be what runs
             return failed("the build changed bot.toml; a build may not change the manifest",
-                          "the build changed bot.toml")
+                          Reason("check.build_changed_manifest"))
     problem = _command_problem(manifest)
     if problem:
-        return failed(problem, "the command in bot.toml cannot be started")
+        return failed(problem, Reason("check.command"))
 
     params = dict(params or {})
     players = int(params.setdefault("players", games.game_class(game).min_players))
@@ -221,11 +222,11 @@ def check_bot(path: str | os.PathLike, *, sandbox: bool = True, game: str | None
                f"{len(mine.faults)} faults")
     log += [f"problem: {p}" for p in problems]
     log += [f"warning: {w}" for w in warnings]
-    reasons = [_KIND_REASONS.get(f.kind, "the bot faulted in the smoke match") for f in mine.faults
+    outcome = [_KIND_REASONS.get(f.kind, Reason("check.faulted")) for f in mine.faults
                if f.kind != "disqualified"]
     if mine.disqualified:
-        reasons.append("the bot was disqualified in the smoke match")
-    return CheckReport(ok=not problems, problems=problems, log="\n".join(log), result=result, reasons=reasons,
+        outcome.append(Reason("check.disqualified"))
+    return CheckReport(ok=not problems, problems=problems, log="\n".join(log), result=result, reasons=outcome,
                        seed=seed, seat=seat, warnings=warnings)
 
 

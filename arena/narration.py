@@ -15,6 +15,7 @@ import importlib
 from types import ModuleType
 from typing import Any
 
+from arena import reasons
 from arena.games.speech import N_, _, speaking
 from arena.games.telling import seat_name
 
@@ -85,7 +86,7 @@ def _story(game: str, frames: list[dict[str, Any]], names: list[str]) -> dict[st
         turn: dict[str, Any]
         if i == 0:
             turn = {"text": _("The game is set up."), "lines": [], "chapter": chapter, "scoring": None,
-                    "fault": None, "substitute": False, "deltas": []}
+                    "fault": None, "fault_name": None, "substitute": False, "deltas": []}
         else:
             actor, action = frame.get("seat"), frame.get("action")
             before = frames[i - 1].get("observation")
@@ -98,8 +99,8 @@ def _story(game: str, frames: list[dict[str, Any]], names: list[str]) -> dict[st
             fault = frame.get("fault")
             substitute = bool(frame.get("substitute"))
             if fault:
-                lines.append(_("Fault (%(kind)s)") % {"kind": fault.get("kind")}
-                             + (": " + fault["message"] if fault.get("message") else "")
+                lines.append(_("Fault (%(kind)s)") % {"kind": reasons.kind(fault.get("kind") or "")}
+                             + (": " + reasons.retell(fault["message"]) if fault.get("message") else "")
                              + ("" if substitute else
                                 _(" — the referee substituted a random legal move (the bot did not choose it)")))
             if substitute:
@@ -118,7 +119,9 @@ def _story(game: str, frames: list[dict[str, Any]], names: list[str]) -> dict[st
                 deltas.append({"seat": seat, "delta": delta, "cause": ", ".join(moved)})
             turn = {"text": _("%(name)s %(action)s.") % {"name": name(actor), "action": text}, "lines": lines, "chapter": chapter,
                     "scoring": mod.scoring_moment(events) if mod else None,
-                    "fault": fault.get("kind") if fault else None, "substitute": substitute, "deltas": deltas}
+                    "fault": fault.get("kind") if fault else None,
+                    "fault_name": reasons.kind(fault.get("kind") or "") if fault else None,
+                    "substitute": substitute, "deltas": deltas}
         turns.append(turn)
         prev_parts = parts
     labels = getattr(mod, "PART_NAMES", {}) if mod else {}

@@ -34,8 +34,8 @@ def language_of(user: Any) -> str:
 
 
 def remember(user: Any, language: str) -> None:
-    """Save `language` (a code of LANGUAGES) as the account's choice; anything else is ignored."""
-    if language not in CODES or not getattr(user, "is_authenticated", False):
+    """Save `language` (a code of LANGUAGES; "": none chosen) as the account's choice; anything else is ignored."""
+    if (language not in CODES and language != "") or not getattr(user, "is_authenticated", False):
         return
     Preferences.objects.update_or_create(user=user, defaults={"language": language})
     user._arena_language = language

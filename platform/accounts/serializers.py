@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -48,10 +49,30 @@ class UserSerializer(serializers.ModelSerializer):
     verification (`accounts.emails`)."""
 
     email_verification_pending = serializers.SerializerMethodField()
+    language = serializers.ChoiceField(
+        choices=[("", "")] + [(code, code) for code, _name in settings.LANGUAGES], allow_blank=True, required=False,
+        help_text="The language the site and its emails speak to this account (a code of the site's languages; "
+                  "\"\": none chosen, the browser's for pages and English for emails). PATCH it to change it.")
 
     class Meta:
         model = User
-        fields = ["id", "username", "email", "email_verification_pending", "is_staff", "date_joined"]
+        fields = ["id", "username", "email", "email_verification_pending", "is_staff", "date_joined", "language"]
+        read_only_fields = ["id", "username", "email", "is_staff", "date_joined"]
+
+    def to_representation(self, user) -> dict:
+        from accounts.language import language_of
+
+        data = super().to_representation(user)
+        data["language"] = language_of(user)
+        return data
+
+    def update(self, user, validated_data):
+        from accounts.language import remember
+
+        if "language" in validated_data:
+            remember(user, validated_data["language"])
+            user._arena_language = validated_data["language"]  # language_of's cache of this request
+        return user
 
     def get_email_verification_pending(self, user) -> bool:
         from accounts.emails import verification_pending

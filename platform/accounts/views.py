@@ -77,11 +77,13 @@ class LoginView(generics.GenericAPIView):
         return Response({"token": tokens.issue(user)})
 
 
-class MeView(deletion.DeleteMeMixin, generics.RetrieveAPIView):
-    """The current account; `DELETE` deletes it (`accounts.deletion`)."""
+class MeView(deletion.DeleteMeMixin, generics.RetrieveUpdateAPIView):
+    """The current account; `PATCH` changes its language (an unknown code: 400); `DELETE` deletes it
+    (`accounts.deletion`)."""
 
     serializer_class = s.UserSerializer
     permission_classes = [permissions.IsAuthenticated]
+    http_method_names = ["get", "patch", "delete", "head", "options"]
 
     def get_object(self):
         return self.request.user

@@ -39,6 +39,7 @@ from rest_framework.views import APIView
 
 from accounts import throttles
 from accounts.deletion import OwnerNameField, display_name
+from accounts.language import language_of
 from botregistry.models import Bot, BotVersion
 from botregistry.receivers import owned_bots
 from ladders.models import Rating
@@ -56,6 +57,10 @@ class ExportAccountSerializer(serializers.Serializer):
     email = serializers.CharField()
     date_joined = serializers.DateTimeField()
     last_login = serializers.DateTimeField(allow_null=True)
+    language = serializers.SerializerMethodField(help_text="The language chosen for the site and emails (\"\": none).")
+
+    def get_language(self, user) -> str:
+        return language_of(user)
 
 
 class ExportTeamSerializer(serializers.Serializer):

@@ -12,6 +12,7 @@ from rest_framework.exceptions import PermissionDenied
 from accounts.deletion import OwnerNameField
 from accounts.names import impersonation, protected_names
 from arena_site.visibility import hidden_for
+from botregistry import reasons
 from botregistry.models import Bot, BotVersion
 from botregistry.ownership import can_play, retired_why
 from botregistry.services import set_active_version
@@ -28,13 +29,30 @@ def game_choices() -> list[str]:
     return names()
 
 
-class VersionBriefSerializer(serializers.ModelSerializer):
+class ReasonFields(serializers.Serializer):
+    """A version's status reason in the request's language (`Accept-Language`), and as codes and parameters for a
+    program to read (botregistry.reasons)."""
+
+    status_reason = serializers.SerializerMethodField(
+        help_text="Why the version failed or was suspended, in the request's language (Accept-Language).")
+    status_reason_codes = serializers.SerializerMethodField(
+        help_text="The same reasons as codes and parameters (arena.reasons); [] for a reason stored in words only.")
+
+    def get_status_reason(self, version: BotVersion) -> str:
+        return reasons.shown(version)
+
+    @extend_schema_field({"type": "array", "items": {"type": "object"}})
+    def get_status_reason_codes(self, version: BotVersion) -> list[dict]:
+        return reasons.codes(version)
+
+
+class VersionBriefSerializer(ReasonFields, serializers.ModelSerializer):
     class Meta:
         model = BotVersion
-        fields = ["id", "number", "status", "status_reason", "runtime", "sha256", "created_at"]
+        fields = ["id", "number", "status", "status_reason", "status_reason_codes", "runtime", "sha256", "created_at"]
 
 
-class VersionSerializer(serializers.ModelSerializer):
+class VersionSerializer(ReasonFields, serializers.ModelSerializer):
     bot = serializers.PrimaryKeyRelatedField(read_only=True)
     bot_name = serializers.CharField(source="bot.name", read_only=True)
     uploaded_by = OwnerNameField(allow_null=True, help_text=(
@@ -44,7 +62,8 @@ class VersionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = BotVersion
-        fields = ["id", "bot", "bot_name", "number", "status", "status_reason", "runtime", "manifest", "sha256",
+        fields = ["id", "bot", "bot_name", "number", "status", "status_reason", "status_reason_codes", "runtime",
+                  "manifest", "sha256",
                   "archive_sha256", "archive_size", "uploaded_by", "created_at", "validated_at", "suspended_at",
                   "validation_log"]
 
@@ -135,7 +154,7 @@ class BotSerializer(serializers.ModelSerializer):
             return "no ready version yet: upload one"
         if version.status == BotVersion.Status.READY:
             return f"playing version {version.number}"
-        return f"version {version.number} is {version.status}: {version.status_reason}"
+        return f"version {version.number} is {version.status}: {reasons.shown(version)}"
 
 
 class BotDetailSerializer(BotSerializer):

@@ -71,6 +71,9 @@ class BotVersion(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
     status_reason = models.TextField(blank=True, default="",
                                      help_text="Why the version failed validation or was suspended.")
+    status_reasons = models.JSONField(blank=True, default=list,
+                                      help_text="status_reason as arena.reasons codes and parameters, told in each "
+                                                "reader's language (botregistry.reasons); [] for a reason in words only.")
     validation_log = models.TextField(blank=True, default="")
     sha256 = models.CharField(max_length=64, help_text="Hash of the unpacked package (arena.botpkg).")
     archive_sha256 = models.CharField(max_length=64, blank=True, default="")

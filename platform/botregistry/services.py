@@ -21,6 +21,7 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
+from arena.reasons import Reason, parse, render_all
 from arena_site import objects
 from arena_site.objects import local_dir
 from arena_site.sandbox_mode import sandbox_enabled, untrusted_refusal, uploads_accepted
@@ -236,9 +237,9 @@ class RevalidateRefused(ValueError):
 
 
 #: Why a validation failed when the server, not the bot, was at fault (`tasks.validate_version`).
-HOST_TROUBLE = "validation could not run on this server; use \"validate again\" on the bot's page later"
+HOST_TROUBLE = Reason("validation.host_trouble").english()
 #: the reason's words before "validate again" existed: versions that failed with it may still be validated again
-HOST_TROUBLE_BEFORE = "validation could not run on this server; please upload again later"
+HOST_TROUBLE_BEFORE = Reason("validation.host_trouble_before").english()
 
 
 def failed_transiently(version: BotVersion) -> bool:
@@ -262,16 +263,18 @@ def revalidate(version: BotVersion) -> BotVersion:
                 + "; only a version that failed because its build timed out or the server could not validate it "
                   "can be validated again: fix the bot and upload a new version")
         version.status = BotVersion.Status.PENDING
-        version.status_reason = ""
+        version.status_reason, version.status_reasons = "", []
         version.validation_queued_at = timezone.now()
-        version.save(update_fields=["status", "status_reason", "validation_queued_at"])
+        version.save(update_fields=["status", "status_reason", "status_reasons", "validation_queued_at"])
         transaction.on_commit(lambda: _queue_validation(version.pk))
     log.info("%s: validation queued again by its owner", version)
     return version
 
 
-def mark_validated(version: BotVersion, ok: bool, reason: str, log_text: str, claim: str | None = None) -> None:
-    """Record a validation's outcome; a ready version becomes the bot's active one if it is the newest, and
+def mark_validated(version: BotVersion, ok: bool, reason: str | Reason | list[Reason], log_text: str,
+                   claim: str | None = None) -> None:
+    """Record a validation's outcome (`reason`: why it failed, as reasons of arena.reasons, or in words when it is
+    no known phrase: stored in English and as codes, told in each reader's language by botregistry.reasons); a ready version becomes the bot's active one if it is the newest, and
     `version_ready` is sent (the ladders enrol the bot). Only a version still being validated takes it: a late
     duplicate of the task (a re-sent message whose first delivery also ran) never turns a version that has since
     been suspended, or decided by the other run, back into something else. With `claim` (the task's run), only
@@ -287,7 +290,10 @@ def mark_validated(version: BotVersion, ok: bool, reason: str, log_text: str, cl
                         version, version.validation_claim or "nobody")
             return
         version.status = BotVersion.Status.READY if ok else BotVersion.Status.FAILED
-        version.status_reason = "" if ok else reason
+        told = [reason] if isinstance(reason, Reason) else reason if isinstance(reason, list) else None
+        english = render_all(told, "en") if told is not None else str(reason)
+        version.status_reason = "" if ok else english[:500]
+        version.status_reasons = [] if ok else [r.to_json() for r in told or parse(english) or []]
         version.validation_log = log_text
         version.validated_at = timezone.now()
         version.save()

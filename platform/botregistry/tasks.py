@@ -16,6 +16,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from arena.match.types import BotSpec, TimeControl
+from arena.reasons import Reason
 from arena_site import uid_blocks
 from arena_site.heartbeat import Heartbeat
 from arena_site.sandbox_mode import worker_refusal
@@ -117,18 +118,18 @@ def _validate(version: BotVersion, claim: str) -> str:
     from arena.botcheck import check_bot
     from arena.sandbox.limits import SandboxLimits
 
-    def mark_validated(version: BotVersion, ok: bool, reason: str, log_text: str) -> None:
+    def mark_validated(version: BotVersion, ok: bool, reason: str | list[Reason], log_text: str) -> None:
         try:
             if ok and not package_cache.keep_validated(version, claim):  # stored before it may play: workers fetch it
                 ok, reason, log_text = False, HOST_TROUBLE, ""
         except package_cache.PackageRefused as exc:  # a package no worker would unpack: the bot's, not the host's
-            ok, reason, log_text = False, f"the built package cannot be run: {exc}"[:500], str(exc)
+            ok, reason, log_text = False, [Reason("validation.package_refused", {"detail": str(exc)[:400]})], str(exc)
         services.mark_validated(version, ok, reason, log_text, claim=claim)
 
     package = version.package_path
     assert package is not None, "validate() points it at this run's copy"
     if not _manifest_unchanged(version, package):
-        mark_validated(version, False, "bot.toml changed after the upload",
+        mark_validated(version, False, [Reason("validation.manifest_changed")],
                        "bot.toml no longer says what the uploaded one said; upload the bot again")
         return "failed"
     refusal = worker_refusal()
@@ -152,7 +153,7 @@ def _validate(version: BotVersion, claim: str) -> str:
     finally:
         services.bound_build_caches(version.bot)  # what this build kept counts against its owner's share
     if report.ok and not _manifest_unchanged(version, package):
-        report.ok, report.reasons = False, ["the build changed bot.toml"]
-    reason = public_paths_removed(report.reason, package).splitlines()[0][:500] if not report.ok else ""
-    mark_validated(version, bool(report.ok), reason, public_paths_removed(report.log or "", package))
+        report.ok, report.reasons = False, [Reason("check.build_changed_manifest")]
+    # the reasons are fixed phrases with identifiers for parameters (arena.reasons): no path of this server
+    mark_validated(version, bool(report.ok), report.outcome, public_paths_removed(report.log or "", package))
     return "ready" if report.ok else "failed"

@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena.match.types import FaultKind
+from arena.reasons import Reason
 from botregistry.models import BotVersion
 from botregistry.signals import version_suspended
 from matches.models import Match, Participant
@@ -30,8 +31,6 @@ log = logging.getLogger("arena.platform")
 
 # a FaultKind is a str: the stored kinds ("crash", ...) are found in this set as they are
 FAULTS_THAT_SUSPEND = frozenset({FaultKind.CRASH, FaultKind.TIMEOUT, FaultKind.STARTUP, FaultKind.DISQUALIFIED})
-_IN_WORDS = {FaultKind.CRASH: "crashed", FaultKind.TIMEOUT: "timed out", FaultKind.STARTUP: "failed to start",
-             FaultKind.DISQUALIFIED: "was disqualified"}
 
 
 class ResumeRefused(Exception):
@@ -53,23 +52,24 @@ def check_suspension(version: BotVersion) -> bool:
         return False
     # each bad match counted once per kind of fault it had (a disqualification follows the faults that caused it)
     kinds = Counter(k for p in bad for k in {f.get("kind") for f in p.faults if f.get("kind") in FAULTS_THAT_SUSPEND})
-    what = ", ".join(f"{_IN_WORDS[FaultKind(k)]} in {n}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
+    what = [Reason(f"suspension.{k}", {"matches": n}).to_json()
+            for k, n in sorted(kinds.items(), key=lambda kv: -kv[1])]
     # words only: a fault's message can carry the bot's own output, which the match page shows its readers
-    reason = (f"faulted in {len(bad)} of its last {len(recent)} matches ({what}); the faults are shown on those "
-              f"matches' pages, most recent match {bad[0].match_id} (/matches/{bad[0].match_id}/). Upload a fixed "
-              f"version, or resume this one from the bot's page if the faults were not the bot's doing.")
-    return suspend(version, reason)
+    return suspend(version, Reason("suspension.faulted", {"bad": len(bad), "recent": len(recent), "kinds": what,
+                                                          "match": bad[0].match_id}))
 
 
-def suspend(version: BotVersion, reason: str) -> bool:
-    """Suspend `version` if it is ready (one rule for built-in and uploaded bots), with `reason` in words;
+def suspend(version: BotVersion, reason: Reason) -> bool:
+    """Suspend `version` if it is ready (one rule for built-in and uploaded bots), with `reason` (arena.reasons:
+    stored in English words and as its code, told in each reader's language);
     `version_suspended` is sent once the change commits. Also for a version whose package no worker can unpack
     (`matches.tasks.play`): it would fail every match it is seated in. Returns whether it was suspended now."""
     with transaction.atomic():
         updated = BotVersion.objects.filter(pk=version.pk, status=BotVersion.Status.READY).update(
-            status=BotVersion.Status.SUSPENDED, status_reason=reason[:500], suspended_at=timezone.now())
+            status=BotVersion.Status.SUSPENDED, status_reason=reason.english()[:500],
+            status_reasons=[reason.to_json()], suspended_at=timezone.now())
         if updated:
-            log.warning("%s suspended: %s", version, reason)
+            log.warning("%s suspended: %s", version, reason.english())
             version_id = version.pk
             transaction.on_commit(lambda: version_suspended.send_robust(sender=BotVersion, version_id=version_id))
     return bool(updated)
@@ -84,8 +84,8 @@ def resume(version: BotVersion) -> BotVersion:
             raise ResumeRefused(f"version {version.number} is {version.status}, not suspended: there is nothing "
                                 "to resume")
         version.status = BotVersion.Status.READY
-        version.status_reason = ""
+        version.status_reason, version.status_reasons = "", []
         version.resumed_at = timezone.now()
-        version.save(update_fields=["status", "status_reason", "resumed_at"])
+        version.save(update_fields=["status", "status_reason", "status_reasons", "resumed_at"])
     log.warning("%s resumed by its owner after a suspension", version)
     return version

@@ -16,6 +16,7 @@ from celery import shared_task
 from django.conf import settings
 
 from arena.match.types import BotSpec, MatchResult, TimeControl
+from arena.reasons import Reason
 from arena_site import admission, uid_blocks
 from arena_site.heartbeat import Heartbeat
 from arena_site.sandbox_mode import sandbox_enabled, unavailable_reason
@@ -76,8 +77,7 @@ def play(match: Match, progress: Callable[[int, Any], None] | None = None) -> tu
                 folders.append(held.enter_context(local_package(p.version)))
             except PackageRefused as exc:  # a missing or tampered package object: its bot is never launched
                 if exc.unrunnable:  # and one no worker can unpack never plays again (issue 22)
-                    suspension.suspend(p.version, f"suspended: its package cannot be run on Arena's workers "
-                                                  f"({exc}). Upload a fixed version to play again.")
+                    suspension.suspend(p.version, Reason("suspension.package", {"detail": str(exc)}))
                 raise MatchCannotRun(str(exc)) from None
         by_seat = {p.seat: BotSpec(path=str(folder), name=p.version.seat_name)
                    for p, folder in zip(participants, folders, strict=True)}

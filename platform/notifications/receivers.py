@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from accounts.language import speaking
 from accounts.signals import account_deleting
+from botregistry import reasons
 from botregistry.models import BotVersion
 from botregistry.ownership import people_to_tell
 from botregistry.signals import version_failed, version_suspended
@@ -36,9 +37,10 @@ def _version_event(version_id: int, event: Event) -> None:
         with speaking(person):  # each in their own language (accounts.language)
             what = _("failed validation") if event == Event.VERSION_FAILED else _("was suspended")
             subject = _("%(bot)s version %(number)s %(what)s") % {"bot": v.bot.name, "number": v.number, "what": what}
-            notify(person, event, subject, v.status_reason or what, f"/bots/{v.bot_id}/",
+            # the reason in the recipient's language; the payload keeps its English words and its codes
+            notify(person, event, subject, reasons.shown(v) or what, f"/bots/{v.bot_id}/",
                {"bot": v.bot_id, "bot_name": v.bot.name, "version": v.pk, "version_number": v.number,
-                "status": v.status, "reason": v.status_reason})
+                "status": v.status, "reason": v.status_reason, "reason_codes": reasons.codes(v)})
 
 
 @receiver(version_failed, dispatch_uid="notifications.version_failed")

@@ -20,7 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
-from arena import games, narration
+from arena import games, narration, reasons
 from arena import replay as replays
 from arena.games import speech
 from arena_site import objects
@@ -32,7 +32,8 @@ from matches.models import Match
 # 9: the story is told in the page's language (arena.games.speech); the language is part of the cache key
 # 7: frames say which turns the referee played for a seat out of the game (`substitute`); Minos names instead of
 #    codes; `opponents`: the game's own opponents with their rank (Minos solo: Rhadamanthus)
-CACHE_VERSION = 9
+# 10: `faults`: each faulted frame's fault told in the payload's language (arena.reasons)
+CACHE_VERSION = 10
 
 
 log = logging.getLogger("arena.platform")
@@ -81,6 +82,7 @@ def payload(replay: dict[str, Any], seat: int | None, language: str = "en") -> d
     # from the same (possibly redacted) frames: the story never says more than the view shows
     story = narration.story(replay["header"]["game"], frames, names, language)
     return {
+        "faults": told_faults(frames, language),
         "header": replay["header"],
         "seats": replay["header"]["seats"],
         "seat": seat,
@@ -90,6 +92,18 @@ def payload(replay: dict[str, Any], seat: int | None, language: str = "en") -> d
         "opponents": opponents(replay["header"]["game"], len(replay["header"]["seats"]), replay.get("result"),
                                story.get("parts")),
     }
+
+
+def told_faults(frames: list[dict[str, Any]], language: str) -> dict[str, dict[str, str]]:
+    """The faults of `frames` told in `language` (arena.reasons), by frame index: the kind's name and the
+    referee's message (the bot's own words in it as they are). The frames keep the message as recorded."""
+    told = {}
+    for i, frame in enumerate(frames):
+        fault = frame.get("fault")
+        if fault:
+            told[str(i)] = {"kind": reasons.kind(fault.get("kind") or "", language),
+                            "message": reasons.retell(fault.get("message") or "", language)}
+    return told
 
 
 def response(request: HttpRequest, data: bytes) -> HttpResponse:

@@ -195,3 +195,32 @@ def match_links(text: str) -> SafeString:
     escaped = str(escape(text or ""))
     label = escape(gettext("its page"))
     return mark_safe(_MATCH_PATH.sub(lambda m: f'(<a href="/matches/{m[1]}/">{label}</a>)', escaped))  # noqa: S308  # escaped above
+
+
+@register.filter
+def told_reason(version: Any) -> str:
+    """A bot version's status reason in the page's language (botregistry.reasons)."""
+    from botregistry.reasons import shown
+
+    return shown(version)
+
+
+@register.filter
+def fault_kind(kind: str) -> str:
+    """The name of a kind of fault (`timeout`, `illegal`...) in the page's language (arena.reasons)."""
+    from django.utils.translation import get_language
+
+    from arena.reasons import kind as kind_name
+
+    return kind_name(kind or "", get_language() or "en")
+
+
+@register.filter
+def told_fault(message: str) -> str:
+    """A fault's message (as the referee recorded it) in the page's language when it is a known phrase
+    (arena.reasons); the bot's own words in it stay as they are."""
+    from django.utils.translation import get_language
+
+    from arena.reasons import retell
+
+    return retell(message or "", get_language() or "en")

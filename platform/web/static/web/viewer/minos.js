@@ -12,6 +12,21 @@ const ACTION_NAMES = {
 };
 
 const DIE_FILL = { red: "#c8372d", blue: "#2a62b8", yellow: "#e8b400", grey: "#8a8f98", white: "#f4f4f4" };
+// the phases of a round (the observation's `phase`), as the rules name them
+const PHASES = {
+  setup: pgettext("minos phase", "setup"), setup_pick: pgettext("minos phase", "setup"),
+  start_region: pgettext("minos phase", "starting region"), draft: pgettext("minos phase", "draft"),
+  keep: pgettext("minos phase", "draft"), actions: pgettext("minos phase", "actions"),
+  groups: pgettext("minos phase", "groups"), groups_apply: pgettext("minos phase", "groups"),
+  palace: pgettext("minos phase", "palace"), income: pgettext("minos phase", "income"),
+  final_combat: pgettext("minos phase", "final combat"), over: pgettext("minos phase", "game over"),
+};
+const DIE_COLOURS = {
+  red: pgettext("minos die", "red"), blue: pgettext("minos die", "blue"), yellow: pgettext("minos die", "yellow"),
+  grey: pgettext("minos die", "grey"), white: pgettext("minos die", "white"),
+};
+const phaseName = (phase) => PHASES[phase] || phase;
+const list = (items) => items.join(pgettext("list", ", "));
 const GOODS = ["wood", "stone", "clay", "wool", "oil", "wine"];
 // the goods by the game's terms in the page's language (RULES.md, "Terms")
 const GOOD_NAMES = {
@@ -55,12 +70,12 @@ export function render(board, panel, frame, ctx) {
   board.append(s("rect", { x: 0, y: 0, width: VIEW_W, height: VIEW_H, fill: "#eef3f6" }));
   board.append(s("text", { x: 16, y: 26, "font-size": 16, "font-weight": 700, fill: "#1d2330" },
     interpolate(gettext("Round %(round)s · era %(era)s"), { round: obs.round, era: obs.era }, true)
-    + ` · ${obs.phase}${obs.decision ? " / " + obs.decision : ""}` +
+    + ` · ${phaseName(obs.phase)}${obs.decision ? " / " + obs.decision : ""}` +
     (obs.current_player >= 0 ? " · " + interpolate(gettext("%(name)s to act"), { name: ctx.seatName(obs.current_player) }, true) : "")));
   drawRegions(board, obs, ctx);
   drawActionBoard(board, obs, ctx);
   drawSupplies(board, obs, ctx);
-  board.setAttribute("aria-label", interpolate(gettext("Minos board at turn %(turn)s: round %(round)s, era %(era)s, phase %(phase)s."), { turn: frame.index, round: obs.round, era: obs.era, phase: obs.phase }, true));
+  board.setAttribute("aria-label", interpolate(gettext("Minos board at turn %(turn)s: round %(round)s, era %(era)s, phase %(phase)s."), { turn: frame.index, round: obs.round, era: obs.era, phase: phaseName(obs.phase) }, true));
   drawPlayers(panel, obs, ctx);
   if (ctx.legend && !ctx.legend.childNodes.length) drawLegend(ctx.legend, obs, ctx);
 }
@@ -122,7 +137,9 @@ function die(x, y, d, ctx) {
     "stroke-width": d.owner >= 0 ? 3 : 1, opacity: d.retrieved ? 0.45 : 1 }));
   g.append(s("text", { x: x + 13, y: y + 18, "text-anchor": "middle", "font-size": 14, "font-weight": 700,
     fill: textOn(DIE_FILL[d.colour] || "#cccccc") }, String(d.value)));
-  g.append(title(`${d.colour} die ${d.value}${d.owner >= 0 ? `, placed by ${ctx.seatName(d.owner)}` : ""}${d.retrieved ? " (retrieved)" : ""}`));
+  const said = { colour: DIE_COLOURS[d.colour] || d.colour, value: d.value, name: d.owner >= 0 ? ctx.seatName(d.owner) : "" };
+  const what = d.owner >= 0 ? gettext("%(colour)s die %(value)s, placed by %(name)s") : gettext("%(colour)s die %(value)s");
+  g.append(title(interpolate(what, said, true) + (d.retrieved ? " " + gettext("(retrieved)") : "")));
   return g;
 }
 
@@ -143,7 +160,7 @@ function drawRegions(svg, obs, ctx) {
       class: "region-frame" }));
     const name = named(ctx, `region${r.id}`);
     rg.append(s("text", { x: x + 6, y: y + 16, "font-size": 13, "font-weight": 700, fill: "#1d2330" }, fit(`${r.id} ${name}`, w - 10, 13)));
-    rg.append(s("text", { x: x + 6, y: y + 31, "font-size": 11, fill: "#3d4556" }, fit((r.icons || []).map((k) => GOOD_NAMES[k] || k).join(", "), w - 10, 11)));
+    rg.append(s("text", { x: x + 6, y: y + 31, "font-size": 11, fill: "#3d4556" }, fit(list((r.icons || []).map((k) => GOOD_NAMES[k] || k)), w - 10, 11)));
     const seats = (r.warriors || []).length;
     const ww = Math.min(26, (w - 12) / Math.max(1, seats));
     (r.warriors || []).forEach((n, seat) => {
@@ -165,12 +182,16 @@ function drawRegions(svg, obs, ctx) {
     const sea = (r.sea || []).map((t) => (t === "hidden" ? "?" : (/^SP(\d)/.exec(t) || [, t])[1]));
     if (sea.length) {
       rg.append(s("text", { x: x + 6, y: y + 116, "font-size": 11, fill: "#1f3f5f" },
-        fit(interpolate(gettext("Sea Peoples %(levels)s"), { levels: sea.join(", ") }, true), w - 10, 11)));
+        fit(interpolate(gettext("Sea Peoples %(levels)s"), { levels: list(sea) }, true), w - 10, 11)));
     }
-    const seaFull = (r.sea || []).map((t) => (t === "hidden" ? "a hidden tile" : named(ctx, t) || t)).join(", ");
-    rg.append(title(`Region ${r.id} ${name}: warriors ${(r.warriors || []).join("/")}` +
-      (r.city >= 0 ? `, city of ${ctx.seatName(r.city)}${r.tower ? " with a tower" : ""}` : "") +
-      (foundation ? `; ${foundation} (${r.foundation})` : "") + (seaFull ? `; ${seaFull} (${r.sea.join(", ")})` : "")));
+    const seaFull = list((r.sea || []).map((t) => (t === "hidden" ? gettext("a hidden tile") : named(ctx, t) || t)));
+    const parts = [interpolate(gettext("Region %(id)s %(name)s: warriors %(warriors)s"), { id: r.id, name, warriors: (r.warriors || []).join("/") }, true)];
+    if (r.city >= 0) {
+      parts.push(interpolate(r.tower ? gettext("city of %(name)s with a tower") : gettext("city of %(name)s"), { name: ctx.seatName(r.city) }, true));
+    }
+    if (foundation) parts.push(`${foundation} (${r.foundation})`);
+    if (seaFull) parts.push(`${seaFull} (${list(r.sea)})`);
+    rg.append(title(parts.join(pgettext("list", "; "))));
     g.append(rg);
   });
 }
@@ -202,10 +223,11 @@ function drawSupplies(svg, obs, ctx) {
     g.append(card);
   });
   g.append(s("text", { x: x0, y: SUPPLY.y + 98, "font-size": 12, fill: "#1d2330" },
-    `Decks: I ${obs.deck_i}, II ${obs.deck_ii} · discards: I ${obs.discard_i}, II ${obs.discard_ii} · goods pile ${obs.goods_pile}`));
+    interpolate(gettext("Decks: I %(deck_i)s, II %(deck_ii)s · discards: I %(discard_i)s, II %(discard_ii)s · goods pile %(pile)s"),
+      { deck_i: obs.deck_i, deck_ii: obs.deck_ii, discard_i: obs.discard_i, discard_ii: obs.discard_ii, pile: obs.goods_pile }, true)));
   const stacks = obs.goods_stacks || {};
   g.append(s("text", { x: x0, y: SUPPLY.y + 116, "font-size": 12, fill: "#1d2330" },
-    "Goods: " + GOODS.filter((k) => k in stacks).map((k) => `${k} ${stacks[k]}`).join(", ")));
+    interpolate(gettext("Goods: %(goods)s"), { goods: list(GOODS.filter((k) => k in stacks).map((k) => `${GOOD_NAMES[k]} ${stacks[k]}`)) }, true)));
   g.append(s("text", { x: x0, y: SUPPLY.y + 140, "font-size": 14, "font-weight": 700, fill: "#1d2330" }, gettext("Vases")));
   // (vases below the offer, decks and goods)
   const vases = obs.vases || [];
@@ -218,14 +240,15 @@ function drawSupplies(svg, obs, ctx) {
     vg.append(s("text", { x: x + 6, y: y + 17, "font-size": 11, "font-weight": 700, fill: "#1d2330" },
       wrap(named(ctx, v.id) || v.id, 27, 1)[0]));
     vg.append(s("text", { x: x + 6, y: y + 38, "font-size": 12, fill: "#1d2330" },
-      (v.slots || []).map((sl) => `${sl.vp} VP${sl.seat >= 0 ? " → " + (sl.seat < ctx.seats.length ? sl.seat + 1 : "R") : ""}`).join(" · ")));
+      (v.slots || []).map((sl) => `${interpolate(gettext("%(vp)s VP"), { vp: sl.vp }, true)}${sl.seat >= 0 ? " → " + (sl.seat < ctx.seats.length ? sl.seat + 1 : "R") : ""}`).join(" · ")));
     vg.append(title(`${named(ctx, v.id)} (${v.id})`));
     g.append(vg);
   });
   if (obs.bot) {
     g.append(s("rect", { x: x0, y: SUPPLY.y + 221, width: 14, height: 14, rx: 3, fill: ctx.colour(1) }));
     g.append(s("text", { x: x0 + 20, y: SUPPLY.y + 232, "font-size": 12, fill: "#1d2330" },
-      `${ctx.seatName(1)}: ${obs.bot.vp} VP · supply ${obs.bot.supply} · ${obs.bot.deck_size} cards in its deck`));
+      interpolate(gettext("%(name)s: %(vp)s VP · supply %(supply)s · %(cards)s cards in its deck"),
+        { name: ctx.seatName(1), vp: obs.bot.vp, supply: obs.bot.supply, cards: obs.bot.deck_size }, true)));
   }
 }
 
@@ -249,12 +272,12 @@ function drawPlayers(panel, obs, ctx) {
       h("span", { "data-score": "" }, interpolate(gettext("%(vp)s VP"), { vp: p.vp }, true))));
     box.append(h("div", { class: "row" }, interpolate(gettext("coins %(coins)s · weapons %(weapons)s · income %(income)s"), p, true)));
     const goods = GOODS.map((k) => `${GOOD_NAMES[k]} ${(p.temp_goods || {})[k] || 0}/${(p.perm_goods || {})[k] || 0}`);
-    box.append(h("div", { class: "row small" }, gettext("Goods (temporary/permanent):") + " " + goods.join(", ")));
+    box.append(h("div", { class: "row small" }, gettext("Goods (temporary/permanent):") + " " + list(goods)));
     const hidden = (p.hand_unknown_i || 0) + (p.hand_unknown_ii || 0);
     const hand = (p.hand || []).map((c) => chip(`${named(ctx, c) || c}`, c));
     if (hidden) hand.push(h("span", { class: "hidden" }, interpolate(ngettext("%(n)s hidden card", "%(n)s hidden cards", hidden), { n: hidden }, true)));
     box.append(h("div", { class: "row" }, h("strong", {}, interpolate(gettext("Hand (%(n)s):"), { n: p.hand_count }, true) + " "), hand.length ? hand : h("span", { class: "muted" }, gettext("empty"))));
-    const palace = (p.palace || []).map((c) => (c.card ? chip(named(ctx, c.card) || c.card, `${c.card}: ${c.trait}`) : h("span", { class: "hidden chip", title: c.trait }, `hidden ${c.era}`)));
+    const palace = (p.palace || []).map((c) => (c.card ? chip(named(ctx, c.card) || c.card, `${c.card}: ${c.trait}`) : h("span", { class: "hidden chip", title: c.trait }, interpolate(gettext("hidden %(era)s"), { era: c.era }, true))));
     box.append(h("div", { class: "row" }, h("strong", {}, gettext("Palace:") + " "), palace.length ? palace : h("span", { class: "muted" }, gettext("empty"))));
     if ((p.play_area || []).length) box.append(h("div", { class: "row" }, h("strong", {}, gettext("Played:") + " "), p.play_area.map((c) => (typeof c === "string" ? chip(named(ctx, c) || c, c) : chip(JSON.stringify(c))))));
     const tracks = Object.entries(p.tracks || {}).map(([k, v]) => `${k} ${v}`).join(", ");

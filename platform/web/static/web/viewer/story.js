@@ -118,9 +118,10 @@ export function buildMarkers(box, story, jump) {
   story.turns.forEach((t, i) => {
     if (!t.fault && !t.scoring) return;
     const kind = t.fault ? "fault" : "scoring";
+    const label = interpolate(gettext("Turn %(turn)s: %(what)s"), { turn: i, what: t.fault
+      ? interpolate(gettext("fault (%(kind)s)"), { kind: t.fault_name || t.fault }, true) : t.scoring }, true);
     const b = h("button", { type: "button", class: `mark mark-${kind}`, "data-jump": i, "data-mark": kind,
-      title: `Turn ${i}: ${t.fault ? "fault (" + t.fault + ")" : t.scoring}`,
-      "aria-label": `Turn ${i}: ${t.fault ? "fault (" + t.fault + ")" : t.scoring}` });
+      title: label, "aria-label": label });
     b.style.left = `calc(${(100 * i) / Math.max(1, n - 1)}% - 5px)`;
     box.append(b);
   });

@@ -37,6 +37,29 @@ const PLACE_NAMES = {
   crete: gettext("Crete"), egypt: gettext("Egypt"), palestine: gettext("Palestine"),
   mesopotamia: gettext("Mesopotamia"),
 };
+// the sites' short names on the card tiles: requirements (3 letters in English) and a card's site
+const SITE_SHORT = {
+  greece: pgettext("thebes requirement", "Gre"), crete: pgettext("thebes requirement", "Cre"),
+  egypt: pgettext("thebes requirement", "Egy"), palestine: pgettext("thebes requirement", "Pal"),
+  mesopotamia: pgettext("thebes requirement", "Mes"),
+};
+const SITE_ON_CARD = {
+  greece: pgettext("thebes card site", "Greece"), crete: pgettext("thebes card site", "Crete"),
+  egypt: pgettext("thebes card site", "Egypt"), palestine: pgettext("thebes card site", "Palestine"),
+  mesopotamia: pgettext("thebes card site", "Mesop."),
+};
+// an exhibition's size (the game's data: small, large)
+const SIZES = { small: pgettext("thebes exhibition", "small"), large: pgettext("thebes exhibition", "large") };
+// the knowledge a player holds, by its key in the observation
+const HOLDINGS = [
+  ["general_knowledge", pgettext("thebes holding", "general")], ["assistants", pgettext("thebes holding", "assistants")],
+  ["shovels", pgettext("thebes holding", "shovels")], ["cars", pgettext("thebes holding", "cars")],
+  ["zeppelins", pgettext("thebes holding", "zeppelins")], ["special_permissions", pgettext("thebes holding", "permissions")],
+  ["congress", pgettext("thebes holding", "congress")],
+];
+const list = (items) => items.join(pgettext("list", ", "));
+const pts = (points) => interpolate(gettext("%(points)s pts"), { points }, true);
+const weeks = (n) => interpolate(gettext("%(weeks)sw"), { weeks: n }, true);
 const START_YEAR = 1901;
 const WEEKS = 52;
 const END_TIME = 3 * WEEKS; // week 1 of 1904
@@ -55,8 +78,10 @@ export function render(board, panel, frame, ctx) {
 }
 
 function boardSummary(obs, frame, ctx) {
-  const where = obs.seats.map((p) => `${ctx.seatName(p.seat)} at ${cap(p.place)}, ${p.year} week ${p.week}`);
-  return `Thebes board at turn ${frame.index}: ${where.join("; ")}.`;
+  const where = obs.seats.map((p) => interpolate(gettext("%(name)s at %(place)s, %(year)s week %(week)s"),
+    { name: ctx.seatName(p.seat), place: placeName(p.place), year: p.year, week: p.week }, true));
+  return interpolate(gettext("Thebes board at turn %(turn)s: %(where)s."),
+    { turn: frame.index, where: where.join(pgettext("list", "; ")) }, true);
 }
 
 // ------------------------------------------------------------------------------------------------------ map
@@ -76,8 +101,10 @@ function drawMap(svg, obs, frame, ctx) {
       if (bag) {
         pg.append(s("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 14, fill: textOn(SITE_COLOURS[id]), "font-weight": 700 },
           String(bag.size)));
-        pg.append(title(`${placeName(id)}: ${bag.size} tokens in the bag (${bag.artifacts.length} artifacts, ` +
-          `${bag.dirt} dirt)${bag.first_dig_bonus ? "; first-dig bonus still there" : ""}`));
+        pg.append(title(interpolate(bag.first_dig_bonus
+          ? gettext("%(site)s: %(size)s tokens in the bag (%(artifacts)s artifacts, %(dirt)s dirt); first-dig bonus still there")
+          : gettext("%(site)s: %(size)s tokens in the bag (%(artifacts)s artifacts, %(dirt)s dirt)"),
+        { site: placeName(id), size: bag.size, artifacts: bag.artifacts.length, dirt: bag.dirt }, true)));
         if (bag.first_dig_bonus) {
           pg.append(s("circle", { cx: x + 17, cy: y - 17, r: 6, fill: "#ffd54a", stroke: "#3b3325" }));
         }
@@ -106,7 +133,7 @@ function drawMap(svg, obs, frame, ctx) {
         "stroke-width": mover ? 3 : 2 }));
       pawn.append(s("text", { x: px, y: py + 4.5, "text-anchor": "middle", "font-size": 12, fill: seatText(p.seat), "font-weight": 700 },
         String(p.seat + 1)));
-      pawn.append(title(`${ctx.seatName(p.seat)} at ${cap(place)}`));
+      pawn.append(title(interpolate(gettext("%(name)s at %(place)s"), { name: ctx.seatName(p.seat), place: placeName(place) }, true)));
       svg.append(pawn);
     });
   }
@@ -129,23 +156,26 @@ function cardBox(x, y, card, opts = {}) {
   g.append(s("rect", { x, y, width: w, height: hgt, rx: 6, fill: "#fffdf7", stroke: "#6f6552" }));
   g.append(s("rect", { x, y, width: w, height: 18, rx: 6, fill: band }));
   g.append(s("text", { x: x + 5, y: y + 13, "font-size": 11, fill: textOn(band), "font-weight": 700 }, card.id));
-  g.append(s("text", { x: x + w - 5, y: y + 13, "font-size": 11, fill: textOn(band), "text-anchor": "end" }, `${card.weeks}w`));
+  g.append(s("text", { x: x + w - 5, y: y + 13, "font-size": 11, fill: textOn(band), "text-anchor": "end" }, weeks(card.weeks)));
   let line1;
   let line2;
   if (exhibition) {
-    line1 = `${card.size} · ${card.points} pts`;
-    line2 = Object.entries(card.requirements || {}).map(([site, n]) => `${n} ${cap(site.slice(0, 3))}`).join(" · ");
+    line1 = `${SIZES[card.size] || card.size} · ${pts(card.points)}`;
+    line2 = Object.entries(card.requirements || {}).map(([site, n]) => `${n} ${SITE_SHORT[site] || site}`).join(" · ");
   } else {
     line1 = KIND_SHORT[card.kind] || card.kind;
-    const site = card.site && card.site.length > 9 ? cap(card.site.slice(0, 5)) + "." : cap(card.site || "");
+    const site = SITE_ON_CARD[card.site] || cap(card.site || "");
     line2 = card.site ? `${site}${card.value ? " +" + card.value : ""}` : (card.value ? `+${card.value}` : "");
   }
   g.append(s("text", { x: x + 5, y: y + 36, "font-size": 11, fill: "#2b2418" }, line1));
   g.append(s("text", { x: x + 5, y: y + 51, "font-size": 11, fill: "#4a4335" }, line2));
   g.append(s("text", { x: x + 5, y: y + hgt - 7, "font-size": 11, fill: "#6f6552" }, placeName(card.city)));
   g.append(title(exhibition
-    ? `Exhibition ${card.id} in ${cap(card.city)}: ${card.weeks} weeks, ${card.points} points, needs ${Object.entries(card.requirements || {}).map(([site, n]) => `${n} ${site}`).join(", ")}`
-    : `${card.id}: ${KIND_SHORT[card.kind] || card.kind} in ${cap(card.city)}, ${card.weeks} weeks ${line2}`));
+    ? interpolate(gettext("Exhibition %(card)s in %(city)s: %(weeks)s weeks, %(points)s points, needs %(needs)s"),
+      { card: card.id, city: placeName(card.city), weeks: card.weeks, points: card.points,
+        needs: list(Object.entries(card.requirements || {}).map(([site, n]) => `${n} ${placeName(site)}`)) }, true)
+    : interpolate(gettext("%(card)s: %(kind)s in %(city)s, %(weeks)s weeks %(what)s"),
+      { card: card.id, kind: KIND_SHORT[card.kind] || card.kind, city: placeName(card.city), weeks: card.weeks, what: line2 }, true)));
   return g;
 }
 
@@ -153,20 +183,21 @@ function drawDisplay(svg, obs) {
   const g = s("g", { class: "display" });
   g.append(s("text", { x: 620, y: 24, "font-size": 15, "font-weight": 700, fill: "#2b2418" }, gettext("Researcher cards")));
   const display = obs.display || [];
-  for (let i = 0; i < 4; i++) g.append(cardBox(620 + i * 92, 34, display[i], { label: "empty" }));
+  for (let i = 0; i < 4; i++) g.append(cardBox(620 + i * 92, 34, display[i], { label: gettext("empty") }));
   g.append(s("text", { x: 620, y: 140, "font-size": 15, "font-weight": 700, fill: "#2b2418" }, gettext("Exhibitions")));
   const bySlot = Object.fromEntries((obs.exhibitions || []).map((x) => [x.slot, x]));
-  ["a", "b", "c"].forEach((slot, i) => g.append(cardBox(620 + i * 124, 150, bySlot[slot], { label: `slot ${slot}`, w: 118 })));
+  ["a", "b", "c"].forEach((slot, i) => g.append(cardBox(620 + i * 124, 150, bySlot[slot], { label: interpolate(gettext("slot %(slot)s"), { slot }, true), w: 118 })));
   // Piles: the omniscient view knows the draw order, a seat's view only the count.
   const pile = obs.draw_pile && obs.draw_pile.length
-    ? `Draw pile ${obs.draw_pile_count}: next ${obs.draw_pile.slice(0, 4).join(", ")}`
-    : `Draw pile ${obs.draw_pile_count} cards (order hidden)`;
+    ? interpolate(gettext("Draw pile %(count)s: next %(cards)s"), { count: obs.draw_pile_count, cards: list(obs.draw_pile.slice(0, 4)) }, true)
+    : interpolate(gettext("Draw pile %(count)s cards (order hidden)"), { count: obs.draw_pile_count }, true);
   g.append(s("text", { x: 620, y: 252, "font-size": 12, fill: "#2b2418", "data-pile": "" }, pile));
   g.append(s("text", { x: 620, y: 270, "font-size": 12, fill: "#2b2418" },
-    `Stack 3: ${obs.stack3_count} cards${obs.stack3_used ? " (in play)" : ""} · discard ${(obs.discard || []).length}`));
+    interpolate(obs.stack3_used ? gettext("Stack 3: %(count)s cards (in play) · discard %(discard)s")
+      : gettext("Stack 3: %(count)s cards · discard %(discard)s"), { count: obs.stack3_count, discard: (obs.discard || []).length }, true)));
   if (obs.exchange_run_count > 0 && obs.exchange_run_seat >= 0) {
     g.append(s("text", { x: 620, y: 288, "font-size": 12, fill: "#2b2418" },
-      `Warsaw exchanges in a row: seat ${obs.exchange_run_seat + 1} × ${obs.exchange_run_count}`));
+      interpolate(gettext("Warsaw exchanges in a row: seat %(seat)s × %(count)s"), { seat: obs.exchange_run_seat + 1, count: obs.exchange_run_count }, true)));
   }
   svg.append(g);
 }
@@ -212,13 +243,14 @@ function drawTimeTrack(svg, obs, ctx) {
       m.append(s("rect", { x, y: my, width: cw - 4, height: 13, rx: 3, fill: SEAT_COLOURS[p.seat], stroke: "#fff" }));
       m.append(s("text", { x: x + (cw - 4) / 2, y: my + 10, "text-anchor": "middle", "font-size": 11, fill: seatText(p.seat), "font-weight": 700 },
         `${p.seat + 1}·'${String(p.year).slice(2)}`));
-      m.append(title(`${ctx.seatName(p.seat)}: ${p.year}, week ${p.week}${p.finished ? " (finished)" : ""}`));
+      m.append(title(interpolate(p.finished ? gettext("%(name)s: %(year)s, week %(week)s (finished)")
+        : gettext("%(name)s: %(year)s, week %(week)s"), { name: ctx.seatName(p.seat), year: p.year, week: p.week }, true)));
       g.append(m);
     });
   }
   const ex = x0 + 26 * cw + 8;
   g.append(s("rect", { x: ex - 2, y: y0, width: 40, height: ch, fill: "none", stroke: "#8c2d19", "stroke-dasharray": "3 2" }));
-  g.append(s("text", { x: ex, y: y0 - 2, "font-size": 11, fill: "#8c2d19" }, "end 1904"));
+  g.append(s("text", { x: ex, y: y0 - 2, "font-size": 11, fill: "#8c2d19" }, interpolate(gettext("end %(year)s"), { year: 1904 }, true)));
   svg.append(g);
 }
 
@@ -233,8 +265,8 @@ function drawPlayers(panel, obs, frame, ctx) {
   clear(panel);
   // The card display again as text: readable on a phone without panning the board.
   const shown = (obs.display || []).filter(Boolean).map((c) => chip(`${c.id} ${KIND_SHORT[c.kind] || c.kind}` +
-    (c.site ? ` ${c.site}` : "") + (c.value ? ` +${c.value}` : "") + ` · ${placeName(c.city)} ${c.weeks}w`, c.site ? `site-${c.site}` : ""));
-  const exh = (obs.exhibitions || []).map((x) => chip(`${x.slot}: ${x.id} ${x.points} pts · ${placeName(x.city)}`));
+    (c.site ? ` ${placeName(c.site)}` : "") + (c.value ? ` +${c.value}` : "") + ` · ${placeName(c.city)} ${weeks(c.weeks)}`, c.site ? `site-${c.site}` : ""));
+  const exh = (obs.exhibitions || []).map((x) => chip(`${x.slot}: ${x.id} ${pts(x.points)} · ${placeName(x.city)}`));
   panel.append(h("section", { class: "vp-display", "data-display": "", "aria-label": gettext("Card display") },
     h("div", { class: "row" }, h("strong", {}, gettext("Display:") + " "), shown.length ? shown : h("span", { class: "muted" }, gettext("empty"))),
     h("div", { class: "row" }, h("strong", {}, gettext("Exhibitions:") + " "), exh.length ? exh : h("span", { class: "muted" }, gettext("none")))));
@@ -250,26 +282,26 @@ function drawPlayers(panel, obs, frame, ctx) {
       `${placeName(p.place)} · ` + interpolate(gettext("%(year)s week %(week)s"), { year: p.year, week: p.week }, true)
         + (p.finished ? " · " + gettext("finished") : ""),
       obs.current_player === p.seat ? " · " + gettext("to move") : ""));
-    const cards = (p.cards || []).map((c) => chip(c.id + " " + (KIND_SHORT[c.kind] || c.kind) + (c.site ? " " + c.site : "") + (c.value ? " +" + c.value : ""),
-      c.site ? `site-${c.site}` : "", `${c.id} from ${cap(c.city)}`));
+    const cards = (p.cards || []).map((c) => chip(c.id + " " + (KIND_SHORT[c.kind] || c.kind) + (c.site ? " " + placeName(c.site) : "") + (c.value ? " +" + c.value : ""),
+      c.site ? `site-${c.site}` : "", interpolate(gettext("%(card)s from %(city)s"), { card: c.id, city: placeName(c.city) }, true)));
     box.append(h("div", { class: "row" }, h("strong", {}, gettext("Cards:") + " "), cards.length ? cards : h("span", { class: "muted" }, gettext("none"))));
-    const finds = (p.tokens || []).map((t) => chip(t.kind === "artifact" ? `${t.site} ${t.value}`
-      : t.kind === "specialized" ? `${t.site}: +1 ${t.knowledge_site}` : `${t.site}: +1 general`, `site-${t.site}`));
+    const finds = (p.tokens || []).map((t) => chip(t.kind === "artifact" ? `${placeName(t.site)} ${t.value}`
+      : t.kind === "specialized" ? `${placeName(t.site)}: +1 ${placeName(t.knowledge_site)}`
+        : interpolate(gettext("%(site)s: +1 general"), { site: placeName(t.site) }, true), `site-${t.site}`));
     box.append(h("div", { class: "row" }, h("strong", {}, gettext("Finds:") + " "), finds.length ? finds : h("span", { class: "muted" }, gettext("none"))));
     if ((p.exhibitions || []).length) {
       box.append(h("div", { class: "row" }, h("strong", {}, gettext("Exhibitions:") + " "),
-        p.exhibitions.map((x) => chip(`${x.id} ${x.points} pts`))));
+        p.exhibitions.map((x) => chip(`${x.id} ${pts(x.points)}`))));
     }
-    const books = Object.entries(p.books || {}).filter(([, n]) => n).map(([site, n]) => chip(`${site} ${n}`, `site-${site}`));
+    const books = Object.entries(p.books || {}).filter(([, n]) => n).map(([site, n]) => chip(`${placeName(site)} ${n}`, `site-${site}`));
     const extras = [];
-    for (const [key, label] of [["general_knowledge", "general"], ["assistants", "assistants"], ["shovels", "shovels"],
-      ["cars", "cars"], ["zeppelins", "zeppelins"], ["special_permissions", "permissions"], ["congress", "congress"]]) {
+    for (const [key, label] of HOLDINGS) {
       if (p[key]) extras.push(chip(`${label} ${p[key]}`));
     }
-    for (const site of p.rumors || []) extras.push(chip(`rumors ${site}`, `site-${site}`));
+    for (const site of p.rumors || []) extras.push(chip(interpolate(gettext("rumors %(site)s"), { site: placeName(site) }, true), `site-${site}`));
     box.append(h("div", { class: "row" }, h("strong", {}, gettext("Knowledge:") + " "), books.length || extras.length ? [...books, ...extras] : h("span", { class: "muted" }, gettext("none"))));
     if ((p.permits_used || []).length) {
-      box.append(h("div", { class: "row small" }, interpolate(gettext("Permits used this year: %(sites)s"), { sites: p.permits_used.map(placeName).join(", ") }, true)));
+      box.append(h("div", { class: "row small" }, interpolate(gettext("Permits used this year: %(sites)s"), { sites: list(p.permits_used.map(placeName)) }, true)));
     }
     box.append(h("div", { class: "row small muted" },
       interpolate(gettext("Score: artifacts %(artifacts)s, exhibitions %(exhibitions)s, congress %(congress)s, majorities %(majority)s"),

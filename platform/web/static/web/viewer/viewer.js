@@ -370,6 +370,7 @@ export class Viewer {
       header: this.payload.header, seats, view: this.payload.seat,
       result: this.payload.result, index: this.index, last: this.frames.length - 1,
       glossary: (this.payload.story && this.payload.story.glossary) || {},
+      faults: this.payload.faults || {}, // each faulted frame's fault told in the page's language
       // a seat's name, or the game's own opponent's beyond the seats (Minos solo: Rhadamanthus), and its colour
       seatName: (seat) => seatName(seats, seat, this.names()),
       colour: (seat) => rowColour(seat, (seats || []).length),
@@ -416,7 +417,8 @@ function describe(frame, ctx) {
   } else if (frame.fault) {
     // the bot did not choose this move: after its fault the referee substituted a random legal one
     text = interpolate(gettext("Turn %(turn)s of %(last)s: %(who)s faulted; the referee substituted %(what)s"), at, true);
-    text += " — " + interpolate(gettext("fault (%(kind)s)"), { kind: frame.fault.kind }, true) + (frame.fault.message ? ": " + frame.fault.message : "");
+    const told = ctx.faults[String(frame.index)] || frame.fault;
+    text += " — " + interpolate(gettext("fault (%(kind)s)"), { kind: told.kind }, true) + (told.message ? ": " + told.message : "");
   } else {
     text = frame.action == null
       ? interpolate(gettext("Turn %(turn)s of %(last)s: %(who)s decided (hidden in this seat's view)"), at, true)

@@ -1,0 +1,76 @@
+"""Reasons a person reads (arena.reasons) in English, Brazilian Portuguese and Simplified Chinese: every code
+renders in each language with its parameters filled in, a stored English text is recognised and re-told, anything
+else stays as it was, and the bot check gives its outcome as reasons."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from arena import reasons
+from arena.reasons import TEMPLATES, Reason
+
+LANGUAGES = ["en", "pt-br", "zh-hans"]
+
+
+def example(code: str) -> Reason:
+    """The reason `code` with a distinct value for each parameter (a repeated one repeats its value)."""
+    return Reason(code, {name: f"<{name}>" for name in re.findall(r"%\((\w+)\)s", TEMPLATES[code])})
+
+
+@pytest.mark.parametrize("code", sorted(TEMPLATES))
+def test_every_code_renders_in_every_language_with_its_parameters(code):
+    reason = example(code)
+    told = {language: reasons.render(reason, language) for language in LANGUAGES}
+    for language, text in told.items():
+        assert "%(" not in text and text.strip(), (language, text)
+        for value in reason.params.values():
+            assert value in text, (language, code, text)
+    # each language has its own words (not the English source left untranslated)
+    assert told["pt-br"] != told["en"] and told["zh-hans"] != told["en"], told
+    assert not re.search(r"[a-z]{4,} [a-z]{4,}", re.sub(r"<\w+>|\w+\.\w+|Bot\.\w*|[A-Z][A-Za-z]+", "", told["zh-hans"])), told
+
+
+@pytest.mark.parametrize("code", sorted(TEMPLATES))
+def test_a_stored_english_text_is_recognised_as_its_code(code):
+    reason = example(code)
+    assert reasons.parse(reason.english()) == [reason]
+    assert Reason.from_json(reason.to_json()) == reason
+
+
+def test_stored_texts_are_retold_and_the_bots_own_words_kept():
+    told = reasons.retell("answered 'dig:nowhere', which is not the text of a legal action (legal are e.g. "
+                          "'pass', 'dig:greece')", "zh-hans")
+    assert told == "回答了 'dig:nowhere'，这不是合法行动的文本（合法的例如 'pass', 'dig:greece'）"
+    # a known phrase inside a parameter is told too (how the process ended), and several reasons join as the
+    # language joins clauses
+    assert reasons.retell("the bot exited with code 3", "pt-br") == "o bot saiu com código 3"
+    assert reasons.retell("the build failed; the bot crashed in the smoke match", "zh-hans") == \
+        "构建失败；机器人在冒烟测试比赛中崩溃"
+    # no known phrase: as stored, in every language
+    for language in LANGUAGES:
+        assert reasons.retell("bot.toml: runtime 'cobol' is not supported", language) == \
+            "bot.toml: runtime 'cobol' is not supported"
+    assert reasons.kind("illegal", "pt-br") == "ação ilegal" and reasons.kind("no-such-kind", "zh-hans") == "no-such-kind"
+    with pytest.raises(KeyError):
+        Reason("no.such.code")
+    assert Reason.from_json({"code": "no.such.code"}) is None and Reason.from_json("text") is None
+
+
+def test_a_suspensions_kinds_are_a_list_in_the_language():
+    reason = Reason("suspension.faulted", {"bad": 3, "recent": 4, "match": 9, "kinds": [
+        Reason("suspension.crash", {"matches": 2}).to_json(), Reason("suspension.timeout", {"matches": 1}).to_json()]})
+    assert "(crashed in 2, timed out in 1)" in reasons.render(reason, "en")
+    assert "在 2 场中崩溃、在 1 场中超时" in reasons.render(reason, "zh-hans")
+    assert "(/matches/9/)" in reasons.render(reason, "pt-br")  # the match page's link survives translation
+
+
+def test_the_checks_outcome_is_reasons(tmp_path):
+    from arena.botcheck import check_bot
+
+    (tmp_path / "bot.toml").write_text("this is not toml [")
+    report = check_bot(tmp_path, sandbox=False)
+    assert not report.ok and report.outcome == [Reason("check.manifest_invalid")]
+    assert report.reason == "bot.toml is invalid"
+    assert reasons.render_all(report.outcome, "pt-br") == "o bot.toml é inválido"
