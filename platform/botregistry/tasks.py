@@ -112,6 +112,13 @@ def _ladder_table(version: BotVersion) -> tuple[dict[str, Any], TimeControl, lis
     return params, time_control, draw.sample(house, seats) if len(house) >= seats else draw.choices(house, k=seats)
 
 
+def fault_summary(report: Any) -> str:
+    """One line for the server's log on a failed smoke match (an `arena.botcheck.CheckReport`): its seed and the
+    bot's seat (to play it again) and the first line of each problem, at most 300 characters of them."""
+    problems = "; ".join(p.strip().splitlines()[0] for p in report.problems if p.strip()) or "no detail"
+    return f"seed {report.seed}, seat {report.seat}: {problems[:300]}"
+
+
 def _validate(version: BotVersion, claim: str) -> str:
     """The validation itself, by the run holding `claim`: only its outcome is recorded."""
     from arena.botcheck import check_bot
@@ -154,5 +161,7 @@ def _validate(version: BotVersion, claim: str) -> str:
     if report.ok and not _manifest_unchanged(version, package):
         report.ok, report.reasons = False, ["the build changed bot.toml"]
     reason = public_paths_removed(report.reason, package).splitlines()[0][:500] if not report.ok else ""
+    if not report.ok:  # the server's log says why too: an operator sees a failing worker without the owner's log
+        log.warning("validation of %s failed: %s (%s)", version, reason, fault_summary(report))
     mark_validated(version, bool(report.ok), reason, public_paths_removed(report.log or "", package))
     return "ready" if report.ok else "failed"
