@@ -166,8 +166,12 @@ TEMPLATES = [{
     ]},
 }]
 
+# Connections are kept a minute and checked before each request reuses one (CONN_HEALTH_CHECKS): a restarted
+# database (issue 24: `docker compose restart db`) left every kept connection dead, and each web thread answered
+# 500 once per connection until it aged out.
 DATABASES = {"default": dj_database_url.parse(
-    os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'arena.sqlite3'}"), conn_max_age=60)}
+    os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'arena.sqlite3'}"), conn_max_age=60,
+    conn_health_checks=True)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves a web server, a worker and the scheduler at once: WAL lets readers go on
     # while one writes, IMMEDIATE transactions take the write lock up front instead of failing on upgrade.
@@ -301,6 +305,10 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # stays an hour because Redis also redelivers a task waiting on a countdown longer than this (Celery's documented
 # caveat): the webhook retries (notifications) wait up to an hour, and would be sent twice.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": _env_int("ARENA_VISIBILITY_TIMEOUT", 3600)}
+# beat's scheduler marks each tick (`<schedule file>.alive`, its healthcheck; arena_site/beat.py); its loop wakes
+# at least every 30 s, so the mark never waits on a long schedule
+CELERY_BEAT_SCHEDULER = "arena_site.beat:AliveScheduler"
+CELERY_BEAT_MAX_LOOP_INTERVAL = 30
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     # `expires`: a worker busy with long matches skips the ticks it missed instead of running them all later.
     "matchmake": {"task": "matchmaking.tasks.matchmake", "schedule": _env_float("ARENA_MATCHMAKE_EVERY", 5.0),
