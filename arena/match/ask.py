@@ -60,7 +60,8 @@ def ask(replay: dict[str, Any], decision: int, bot: str | Path, *, sandbox: bool
     """Send the request of `decision` to the bot in folder `bot`; never raises because of the bot."""
     state, seat, legal = position(replay, decision)
     header = replay["header"]
-    tc = TimeControl(**{k: v for k, v in header.get("time_control", {}).items()
+    own = next((s.get("time_control") for s in header["seats"] if s["seat"] == seat), None)
+    tc = TimeControl(**{k: v for k, v in (own or header.get("time_control", {})).items()
                         if k in TimeControl.__dataclass_fields__})
     encoder = Encoder(state.game)
     names = [s["name"] for s in sorted(header["seats"], key=lambda s: s["seat"])]

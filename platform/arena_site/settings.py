@@ -110,6 +110,7 @@ INSTALLED_APPS = [
     "ladders",
     "matches",
     "matchmaking",  # ladder matches and challenges (above matches: it creates them)
+    "tables",  # tables with several people and their invitations (above matches: a full table makes one)
     "monitoring",  # /metrics for Prometheus (above matches: it reads them)
     "api",
     "tournaments",
@@ -229,6 +230,7 @@ REST_FRAMEWORK: dict[str, Any] = {
             "deleteaccount.user": "10/hour", "deleteaccount.address": "30/hour",
             "export.user": "30/hour", "export.address": "60/hour",
             "teams.user": "30/hour", "teams.address": "60/hour",
+            "tables.user": "60/hour", "tables.address": "120/hour",
         }.items()},
 }
 # X-Forwarded-For is believed only from these proxies (addresses or networks, comma separated).
@@ -329,6 +331,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     # expired team invitations (teams.services.sweep_invitations; by hand: manage.py sweep_invitations)
     "sweep-team-invitations": {"task": "teams.tasks.sweep_invitations", "schedule": 24 * 3600.0,
                                "options": {"expires": 3600}},
+    # open tables whose time is up (tables.services.expire; ARENA_TABLE_SECONDS)
+    "expire-tables": {"task": "tables.tasks.expire_tables", "schedule": 60.0, "options": {"expires": 120}},
     # deleted accounts' bot code: archives and packages no live version needs (matches.storage_gc; by hand:
     # manage.py storage_gc --dry-run)
     "storage-gc": {"task": "matches.tasks.storage_gc", "schedule": 24 * 3600.0, "options": {"expires": 3600}},
@@ -405,6 +409,8 @@ ARENA_MATCH_MAX_ATTEMPTS = 3
 # takes it when it has room: arena_site.admission), then fails with the reason for staff.
 ARENA_HOST_VOID_RETRIES = _env_int("ARENA_HOST_VOID_RETRIES", 2)
 ARENA_HEARTBEAT_SECONDS = _env_float("ARENA_HEARTBEAT_SECONDS", 2.0)
+# How long a table with several people (tables.models) waits for its seats to be taken through its invitation.
+ARENA_TABLE_SECONDS = int(_env_float("ARENA_TABLE_SECONDS", 7200))
 # A running match whose worker has not written a heartbeat for this long (5 missed beats) is considered lost and
 # re-sent by the recovery beat (every ARENA_RECOVER_EVERY s): a killed worker's match runs again within
 # stale + recover ≈ 15 s of the kill (platform/README.md, "Faults"). A worker frozen longer than this loses its

@@ -87,6 +87,8 @@ def play(match: Match, progress: Callable[[int, Any], None] | None = None) -> tu
         result = run_match(match.game, dict(match.params), int(match.seed), bots,
                            people={seat: person for seat, (person, _name) in people.items()},
                            time_control=TimeControl(**match.time_control),
+                           seat_time_controls={int(seat): TimeControl(**tc)
+                                               for seat, tc in (match.seat_time_controls or {}).items()},
                            limits=SandboxLimits(**settings.ARENA_LIMITS), sandbox=sandbox, replay_path=str(tmp),
                            progress=progress)
     return result, tmp
