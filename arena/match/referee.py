@@ -421,7 +421,8 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
               time_control: TimeControl = TimeControl(),
               seat_time_controls: Mapping[int, TimeControl] | None = None, limits: SandboxLimits = SandboxLimits(),
               sandbox: bool = True, replay_path: str | None = None,
-              progress: Callable[[int, State], None] | None = None, bot_seed_key: bytes | None = None,
+              progress: Callable[[int, State], None] | None = None,
+              on_decision: Callable[[int, dict[str, Any]], None] | None = None, bot_seed_key: bytes | None = None,
               capture_output: bool = True, logs_path: str | os.PathLike[str] | None = None,
               _logs: list[list[str]] | None = None) -> MatchResult:
     """Play one match; see the module docstring. `params` are the game's parameters (players defaults to the
@@ -440,6 +441,8 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
 
     The bots' own logs (what each printed, by decision, and its annotations: arena.botlogs) are written to
     `logs_path`, or beside the replay (`botlogs.logs_path(replay_path)`) when only `replay_path` is given.
+    `on_decision(i, record)` hears of each decision as the replay records it (seat, action, events, fault...),
+    just before `progress(i, state)` is given the state after it (the live narration: platform's matches.live).
     `capture_output=False` keeps only each bot's last output (for measuring what the capture costs)."""
     params = {"players": len(bots), **params}
     g = games.load(game, **params)
@@ -516,6 +519,8 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
                 events = state.apply(action)
                 decisions.append({"seat": seat.index, "action": str(action), "ms": round(ms, 3), "fault": fault,
                                   "forced": forced, "substitute": substitute, "events": events})
+                if on_decision is not None:  # the record the replay keeps, before `progress` sees the new state
+                    on_decision(i, decisions[-1])
                 if progress is not None:
                     progress(i, state)
         except HostTrouble as exc:

@@ -291,6 +291,9 @@ CELERY_TASK_ROUTES = {"notifications.tasks.*": {"queue": ARENA_NOTIFY_QUEUE}}
 # Matches where people play (kind human) have a queue and a worker of their own (`manage.py up`'s `people`,
 # docker-compose's `people`: a thread pool, as their referees mostly wait for a person): they never hold a slot
 # that ladder matches need (matches.services.send).
+#: Live streams (web.watch) one web process serves at once; beyond, 503 with Retry-After: each holds a server
+#: thread, and the process's other threads must be left for its pages (web.watchers).
+ARENA_LIVE_STREAMS = int(os.environ.get("ARENA_LIVE_STREAMS", "48"))
 ARENA_HUMAN_QUEUE = os.environ.get("ARENA_HUMAN_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-human")
 CELERY_TASK_ACKS_LATE = True                 # a task is acknowledged when done, so a lost worker loses nothing
 CELERY_TASK_REJECT_ON_WORKER_LOST = True     # a killed pool process puts its task back on the queue
