@@ -194,9 +194,10 @@ def user_part() -> dict:
     migrate = [c for c in compose("ps", "-a", "-q", "migrate").split() if c]
     check("migrate ran once and exited 0", len(migrate) == 1 and inspect(migrate[0])["State"]["ExitCode"] == 0
           and inspect(migrate[0])["State"]["Status"] == "exited", "the ladders and built-in bots are registered")
-    services = ["web", "worker", "notifier", "beat"]
-    wait_for("web, worker, notifier and beat to be healthy", lambda: all_healthy(services), WAIT_HEALTHY)
-    check("web, worker, notifier and beat healthy", True)
+    services = ["web", "worker", "people", "notifier", "beat"]
+    wait_for("web, worker, people, notifier and beat to be healthy", lambda: all_healthy(services), WAIT_HEALTHY)
+    say(f"TIMING up to all services healthy: {time.time() - up_started:.0f} s")
+    check("web, worker, people, notifier and beat healthy", True)
     worker_log = logs("worker")
     check("the worker can sandbox (bubblewrap, cgroups, uids inside its container)",
           "sandbox available: bots run confined" in worker_log,
@@ -356,8 +357,8 @@ def faults_part() -> None:
     kept = data_counts()
     compose("down", timeout=900)
     compose("up", "-d", timeout=1800)
-    wait_for("web, worker, notifier and beat healthy after down and up",
-             lambda: all_healthy(["web", "worker", "notifier", "beat"]), WAIT_HEALTHY)
+    wait_for("web, worker, people, notifier and beat healthy after down and up",
+             lambda: all_healthy(["web", "worker", "people", "notifier", "beat"]), WAIT_HEALTHY)
     login = api("POST", "/api/auth/login/", {"username": state["name"], "password": PASSWORD})
     again = data_counts()
     check("down then up: accounts, bots and matches kept in the volumes",

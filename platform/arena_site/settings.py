@@ -380,7 +380,22 @@ ARENA_UNPACKED_MAX_FILES = _env_int("ARENA_UNPACKED_MAX_FILES", 2000)
 ARENA_RUNTIMES = ("python", "node", "binary")
 # Ladders `manage.py ensure_ladders` makes playing: (game, players). Every other player count of a game gets a
 # paused ladder (staff start it in the admin), so each count can be challenged on.
-ARENA_LADDERS = [("thebes", 2), ("thebes", 4), ("minos", 2), ("minos", 4)]
+
+
+def _ladders(value: list[str]) -> list[tuple[str, int]]:
+    """ARENA_LADDERS, `game:players` items separated by commas ("thebes:2,thebes:4")."""
+    ladders = []
+    for item in value:
+        game, _, players = item.partition(":")
+        if not game or not players.isdigit():
+            raise ImproperlyConfigured(f"ARENA_LADDERS: {item!r} is not game:players (e.g. thebes:2)")
+        ladders.append((game, int(players)))
+    return ladders
+
+
+# The ladders that play from the first start (ladders.services.ensure_ladders); every other player count of each
+# game gets a paused ladder. Read when a ladder is created only: an existing ladder keeps what staff set.
+ARENA_LADDERS = _ladders(_env_list("ARENA_LADDERS")) or [("thebes", 2), ("thebes", 4), ("minos", 2), ("minos", 4)]
 ARENA_RATING = {
     "initial_elo": 1500.0,
     "k": 32.0,                 # K per game; in an N-player game each of the N-1 pairings gets K/(N-1)
