@@ -224,3 +224,21 @@ def told_fault(message: str) -> str:
     from arena.reasons import retell
 
     return retell(message or "", get_language() or "en")
+
+
+@register.filter
+def join_names(items: Any) -> str:
+    """Names (of bots, people...) joined as the page's language lists things ("a, b" / "a、b")."""
+    from django.utils.translation import pgettext
+
+    return pgettext("list", ", ").join(str(getattr(item, "name", item)) for item in items)
+
+
+@register.filter
+def level_list(levels: Any) -> str:
+    """The ladder's levels to beat in order, in words: "level 1, then level 2, then level 3"."""
+    said = ""
+    for r in levels:
+        level = gettext("level %(level)s") % {"level": r.level}
+        said = gettext("%(before)s, then %(next)s") % {"before": said, "next": level} if said else level
+    return said
