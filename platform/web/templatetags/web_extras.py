@@ -216,9 +216,10 @@ def fault_kind(kind: str) -> str:
 
 
 @register.filter
-def told_fault(message: str) -> str:
-    """A fault's message (as the referee recorded it) in the page's language when it is a known phrase
-    (arena.reasons); the bot's own words in it stay as they are."""
+def retold(message: str) -> str:
+    """A reason stored in English words (a fault's message as the referee recorded it, a match's, a tournament
+    entry's or a version test's reason) in the page's language when it is a known phrase (arena.reasons); the
+    bot's own words in it, and any text that is no known phrase, stay as they are."""
     from django.utils.translation import get_language
 
     from arena.reasons import retell
