@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any
 
 from arena import reasons
-from arena.games.speech import N_, _, speaking
+from arena.games.speech import N_, _, listed, speaking
 from arena.games.telling import seat_name
 
 
@@ -116,7 +116,7 @@ def _story(game: str, frames: list[dict[str, Any]], names: list[str]) -> dict[st
                 moved = [f"{_part_name(labels, k)} {'+' if new.get(k, 0) >= old.get(k, 0) else ''}"
                          f"{_fmt(new.get(k, 0) - old.get(k, 0))}"
                          for k in new if k != "total" and new.get(k, 0) != old.get(k, 0)]
-                deltas.append({"seat": seat, "delta": delta, "cause": ", ".join(moved)})
+                deltas.append({"seat": seat, "delta": delta, "cause": listed(moved)})
             turn = {"text": _("%(name)s %(action)s.") % {"name": name(actor), "action": text}, "lines": lines, "chapter": chapter,
                     "scoring": mod.scoring_moment(events) if mod else None,
                     "fault": fault.get("kind") if fault else None,

@@ -169,9 +169,8 @@ KINDS: dict[str, str] = {
     "disqualified": N_("disqualified"),
 }
 
-#: how reasons are joined: a list of reasons (one sentence: "; "), a list of items (", "); Chinese writes "；" "、"
+#: how reasons are joined in one sentence ("; "; Chinese "；"); lists of items as `speech.listed` lists them
 _JOIN_REASONS = N_("%(first)s; %(next)s")
-_JOIN_ITEMS = N_("%(first)s, %(next)s")
 
 
 @dataclass(frozen=True)
@@ -226,11 +225,11 @@ def join(parts: list[str], language: str | None = None, items: bool = False) -> 
     if language is not None:
         with speech.speaking(language):
             return join(parts, None, items)
-    if not parts:
-        return ""
-    text = parts[0]
+    if items:
+        return speech.listed(parts)
+    text = parts[0] if parts else ""
     for part in parts[1:]:
-        text = _(_JOIN_ITEMS if items else _JOIN_REASONS) % {"first": text, "next": part}
+        text = _(_JOIN_REASONS) % {"first": text, "next": part}
     return text
 
 
