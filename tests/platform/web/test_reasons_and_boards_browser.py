@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from tests.platform.web.conftest import finished_match, wait
-from tests.platform.web.test_accessibility_browser import axe_source, violations  # noqa: F401, F811 (a fixture)
+from tests.platform.web.test_accessibility_browser import axe_source  # noqa: F401 (a fixture)
+from tests.platform.web.test_languages_browser import layout_problems
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
 
@@ -43,14 +44,7 @@ def _board_words(browser) -> str:
 
 
 def _check(browser, axe_source, language: str, name: str, width: int, found: dict) -> None:  # noqa: F811
-    problems = []
-    overflow = browser.execute_script(
-        "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
-    if overflow > 1:
-        problems.append(f"the page is {overflow} px wider than the window")
-    problems += [f"axe: {v['id']} {v['nodes']}" for v in violations(browser, axe_source)]
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(ARTIFACTS / f"{language}-{width}-{name}.png"))
+    problems = layout_problems(browser, axe_source, ARTIFACTS / f"{language}-{width}-{name}.png")
     if problems:
         found[f"{language} {width}px {name}"] = problems
 
