@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any
 
 from arena import reasons
-from arena.games.speech import LOCALES, N_, _, speaking
+from arena.games.speech import LOCALES, N_, _, listed, speaking
 from arena.games.telling import seat_name
 
 
@@ -104,7 +104,7 @@ def _turn(mod: ModuleType | None, frame: dict[str, Any], before: dict[str, Any] 
         moved = [f"{_part_name(labels, k)} {'+' if new.get(k, 0) >= old.get(k, 0) else ''}"
                  f"{_fmt(new.get(k, 0) - old.get(k, 0))}"
                  for k in new if k != "total" and new.get(k, 0) != old.get(k, 0)]
-        deltas.append({"seat": seat, "delta": delta, "cause": ", ".join(moved)})
+        deltas.append({"seat": seat, "delta": delta, "cause": listed(moved)})
     return {"text": _("%(name)s %(action)s.") % {"name": seat_name(names, actor), "action": text}, "lines": lines,
             "chapter": chapter, "scoring": mod.scoring_moment(events) if mod else None,
             "fault": fault.get("kind") if fault else None,

@@ -113,6 +113,48 @@ TEMPLATES: dict[str, str] = {
     "suspension.timeout": N_("timed out in %(matches)s"),
     "suspension.startup": N_("failed to start in %(matches)s"),
     "suspension.disqualified": N_("was disqualified in %(matches)s"),
+    # why a bot was retired (platform/botregistry/ownership.py)
+    "retired.team_deleted": N_("its team was deleted"),
+    "retired.team_empty": N_("its team has no members left"),
+    "retired.owner_deleted": N_("its owner deleted their account"),
+    "retired.staff": N_("staff retired it"),
+    # a version's status inside a reason (BotVersion.Status's values)
+    "status.pending": N_("pending"),
+    "status.validating": N_("validating"),
+    "status.ready": N_("ready"),
+    "status.failed": N_("failed"),
+    "status.suspended": N_("suspended"),
+    # why a tournament entry forfeits (platform/tournaments/services.py)
+    "forfeit.retired": N_("forfeit: the bot was retired (%(why)s)"),
+    "forfeit.no_version": N_("forfeit: the bot had no version when the tournament started"),
+    "forfeit.version_at_start_why": N_("forfeit: version %(number)s was %(status)s when the tournament started: "
+                                       "%(why)s"),
+    "forfeit.version_at_start": N_("forfeit: version %(number)s was %(status)s when the tournament started"),
+    "forfeit.version_why": N_("forfeit: version %(number)s was %(status)s: %(why)s"),
+    "forfeit.version": N_("forfeit: version %(number)s was %(status)s"),
+    "tournament.too_few": N_("only %(entries)s entries for %(players)s-player tables"),
+    "tournament.knockout": N_("knockout is played by 2 players per table"),
+    "tournament.other_game": N_("entries for another game than %(game)s: %(bots)s"),
+    "tournament.staff": N_("cancelled by staff"),
+    # why a version test ended (platform/versiontests/services.py), and what became of version B
+    "versiontest.decided": N_("LLR %(llr)s reached the %(bound)s bound (%(limit)s after the overshoot correction) "
+                              "after %(pairs)s pairs"),
+    "versiontest.upper": N_("upper"),
+    "versiontest.lower": N_("lower"),
+    "versiontest.promoted": N_("version %(number)s promoted to active"),
+    "versiontest.already_active": N_("version %(number)s was already active"),
+    "versiontest.not_promoted": N_("version %(number)s not promoted: it is %(status)s"),
+    "versiontest.max_pairs": N_("no decision after the maximum of %(pairs)s pairs"),
+    "versiontest.void_pairs": N_("%(pairs)s pairs lost to failed matches"),
+    "versiontest.no_opponents": N_("no opponents left on the ladder"),
+    "versiontest.owner": N_("stopped by its owner"),
+    "versiontest.owner_deleted": N_("stopped: its owner deleted their account"),
+    # why a match failed, was cancelled or queued again (platform/matches/services.py)
+    "match.gave_up": N_("gave up after %(attempts)s attempts: the worker running it stopped each time (last: "
+                        "%(worker)s)"),
+    "match.void_given_up": N_("%(reason)s (void %(times)s times: given up)"),
+    "match.queued_again": N_("queued again after %(reason)s"),
+    "match.owner_deleted": N_("cancelled: a bot's owner deleted their account"),
     "suspension.package": N_("suspended: its package cannot be run on Arena's workers (%(detail)s). Upload a "
                              "fixed version to play again."),
 }
@@ -127,9 +169,8 @@ KINDS: dict[str, str] = {
     "disqualified": N_("disqualified"),
 }
 
-#: how reasons are joined: a list of reasons (one sentence: "; "), a list of items (", "); Chinese writes "；" "、"
+#: how reasons are joined in one sentence ("; "; Chinese "；"); lists of items as `speech.listed` lists them
 _JOIN_REASONS = N_("%(first)s; %(next)s")
-_JOIN_ITEMS = N_("%(first)s, %(next)s")
 
 
 @dataclass(frozen=True)
@@ -184,11 +225,11 @@ def join(parts: list[str], language: str | None = None, items: bool = False) -> 
     if language is not None:
         with speech.speaking(language):
             return join(parts, None, items)
-    if not parts:
-        return ""
-    text = parts[0]
+    if items:
+        return speech.listed(parts)
+    text = parts[0] if parts else ""
     for part in parts[1:]:
-        text = _(_JOIN_ITEMS if items else _JOIN_REASONS) % {"first": text, "next": part}
+        text = _(_JOIN_REASONS) % {"first": text, "next": part}
     return text
 
 

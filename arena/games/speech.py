@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import gettext
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
 from pathlib import Path
 
@@ -72,3 +72,11 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:
     """Marks a message for the catalogs without translating it now (a table entry, translated where it is used)."""
     return message
+
+
+def listed(items: Iterable[str]) -> str:
+    """`items` listed as the language being spoken lists things ("a, b, c"; Chinese "a、b、c")."""
+    text = ""
+    for item in items:
+        text = _("%(first)s, %(next)s") % {"first": text, "next": item} if text else item
+    return text

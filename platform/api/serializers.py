@@ -148,7 +148,7 @@ class BotSerializer(serializers.ModelSerializer):
 
     def get_status(self, bot: Bot) -> str:
         if bot.retired_at is not None:
-            return f"retired: {retired_why(bot).rstrip('.')}"  # its owner deleted their account, staff…
+            return f"retired: {retired_why(bot)}"  # its owner deleted their account, staff…
         version = bot.active_version
         if version is None:
             return "no ready version yet: upload one"

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Bot(models.Model):
@@ -60,11 +61,12 @@ class Bot(models.Model):
 
 class BotVersion(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending"
-        VALIDATING = "validating"
-        READY = "ready"
-        FAILED = "failed"
-        SUSPENDED = "suspended"
+        # translated labels: the pages say a version's status in the reader's language (get_status_display)
+        PENDING = "pending", _("Pending")
+        VALIDATING = "validating", _("Validating")
+        READY = "ready", _("Ready")
+        FAILED = "failed", _("Failed")
+        SUSPENDED = "suspended", _("Suspended")
 
     bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()

@@ -18,7 +18,9 @@ from __future__ import annotations
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
+from django.utils import translation
 
+from arena.reasons import Reason, render
 from teams import services as teams
 from teams.models import Membership, Team
 
@@ -64,19 +66,22 @@ def can_manage(user: User | AnonymousUser | None, bot: Bot) -> bool:
 
 
 def retired_why(bot: Bot) -> str:
-    """Why a retired bot (`Bot.retired_at`) was retired, as a sentence for its pages ("" if it plays on)."""
+    """Why a retired bot (`Bot.retired_at`) was retired, as a clause in the active language, without a full stop
+    ("" if it plays on)."""
     from accounts.deletion import is_deleted
 
     if bot.retired_at is None:
         return ""
-    if bot.team is not None:
-        if bot.team.deleted_at is not None:
-            return "its team was deleted."
-        if not bot.team.memberships.exists():
-            return "its team has no members left."
-    elif is_deleted(bot.owner):
-        return "its owner deleted their account."
-    return "staff retired it."
+    if bot.team is not None and bot.team.deleted_at is not None:
+        code = "retired.team_deleted"
+    elif bot.team is not None and not bot.team.memberships.exists():
+        code = "retired.team_empty"
+    elif bot.team is None and is_deleted(bot.owner):
+        code = "retired.owner_deleted"
+    else:
+        code = "retired.staff"
+    # in the language being spoken (the page's, the mail's); stored ones (a tournament's forfeit) are re-told
+    return render(Reason(code), translation.get_language() or "en")
 
 
 def playable_by(user: User | AnonymousUser | None) -> QuerySet[Bot]:

@@ -10,10 +10,13 @@ and when it ends. For a team's bot "its owner" is the team's owners and the bot'
 from __future__ import annotations
 
 from django.dispatch import receiver
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from accounts.language import speaking
 from accounts.signals import account_deleting
+from arena.games.speech import language_code
+from arena.reasons import retell
 from botregistry import reasons
 from botregistry.models import BotVersion
 from botregistry.ownership import people_to_tell
@@ -61,7 +64,8 @@ def on_version_test_ended(sender, test_id: int, **kwargs) -> None:
     with speaking(t.owner):
         subject = _("version test of %(bot)s v%(b)s against v%(a)s: %(status)s") % {
             "bot": t.bot.name, "b": t.version_b.number, "a": t.version_a.number, "status": t.get_status_display().lower()}
-        notify(t.owner, Event.VERSION_TEST_ENDED, subject, t.status_reason or t.get_status_display().lower(), f"/bots/{t.bot_id}/",
+        told = retell(t.status_reason, language_code(get_language()))  # in the recipient's language when known
+        notify(t.owner, Event.VERSION_TEST_ENDED, subject, told or t.get_status_display().lower(), f"/bots/{t.bot_id}/",
                {"version_test": t.pk, "bot": t.bot_id, "bot_name": t.bot.name, "status": t.status,
                 "reason": t.status_reason, "version_a": t.version_a_id, "version_b": t.version_b_id})
 
@@ -107,7 +111,7 @@ def _tournament_event(tournament_id: int, event: Event) -> None:
         with speaking(owner):
             status = t.get_status_display().lower()
             said = {"name": t.name, "game": t.game.capitalize(), "bots": _(", ").join(e.bot.name for e in mine),
-                    "status": status, "reason": t.status_reason}
+                    "status": status, "reason": retell(t.status_reason, language_code(get_language()))}
             subject = (_("tournament %(name)s started") if event == Event.TOURNAMENT_STARTED
                        else _("tournament %(name)s %(status)s")) % said
             text = (_("The tournament %(name)s (%(game)s) that %(bots)s entered is %(status)s: %(reason)s")

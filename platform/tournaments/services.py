@@ -208,7 +208,7 @@ def _setup_problem(t: Tournament, entries: list[Entry]) -> str:
 
 def _retired_reason(bot: Bot) -> str:
     """"forfeit: the bot was retired (<why>)": its owner deleted their account, its team was deleted, staff…"""
-    return f"forfeit: the bot was retired ({retired_why(bot).rstrip('.')})"
+    return f"forfeit: the bot was retired ({retired_why(bot)})"
 
 
 def _no_version_reason(e: Entry) -> str:

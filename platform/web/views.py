@@ -175,8 +175,8 @@ def bot(request, bot_id: int):
         series: dict[int, list[charts.RatingPoint]] = {}
         for number, at, value, interval, games in reversed(history):
             series.setdefault(number, []).append(charts.RatingPoint(at, value, interval, games))
-        r.chart = charts.rating_history(series, label=f"Rating of each version of {b.name} on {r.ladder.name}, "
-                                                      "at each refit")
+        r.chart = charts.rating_history(series, label=gettext("Rating of each version of %(bot)s on %(ladder)s, at each "
+                                                        "refit") % {"bot": b.name, "ladder": r.ladder.name})
     recent = list(visible_matches(Match.objects.filter(participants__bot=b), request.user).order_by("-id")
                   .prefetch_related(Prefetch("participants", queryset=Participant.objects.select_related("bot")))[:20])
     for m in recent:

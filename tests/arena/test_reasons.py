@@ -74,3 +74,11 @@ def test_the_checks_outcome_is_reasons(tmp_path):
     assert not report.ok and report.outcome == [Reason("check.manifest_invalid")]
     assert report.reason == "bot.toml is invalid"
     assert reasons.render_all(report.outcome, "pt-br") == "o bot.toml é inválido"
+
+
+def test_lists_are_joined_as_each_language_lists_things():
+    from arena.games.speech import listed, speaking
+
+    for language, said in (("en", "a, b, c"), ("pt-br", "a, b, c"), ("zh-hans", "a、b、c")):
+        with speaking(language):
+            assert listed(["a", "b", "c"]) == said and listed([]) == ""

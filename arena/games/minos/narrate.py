@@ -15,7 +15,7 @@ from typing import Any
 
 from arena.games import telling
 from arena.games.minos import data as D
-from arena.games.speech import N_, _
+from arena.games.speech import N_, _, listed
 
 COLOUR = {"r": "red", "b": "blue", "y": "yellow", "g": "grey"}
 #: the game's terms as the rule text names them (seed 002, Portuguese; RULES.md "Terms" lists the English and
@@ -81,7 +81,7 @@ def effect(ops: list[dict[str, Any]]) -> str:
             return str(op["op"])
         return _(text).format(n=n, good=term(GOODS, op.get("good", "")), track=term(TRACKS, op.get("track", "")))
 
-    return ", ".join(one(op) for op in ops)
+    return listed(one(op) for op in ops)
 
 
 def tile(tile_id: str) -> str:
@@ -124,7 +124,7 @@ def _action_text(action: str, decision: str, before: dict[str, Any] | None) -> s
     if kind == "start":
         return _("starts in %(region)s") % {"region": region(args[0])}
     if kind == "keep":
-        return _("keeps %(cards)s") % {"cards": ", ".join(card(c) for c in args[0].split(","))}
+        return _("keeps %(cards)s") % {"cards": listed(card(c) for c in args[0].split(","))}
     if kind == "palace":
         return _("puts %(card)s into the palace") % {"card": card(args[0])}
     if kind == "draft":

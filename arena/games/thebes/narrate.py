@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.games import telling
-from arena.games.speech import N_, _, ngettext
+from arena.games.speech import N_, _, listed, ngettext
 from arena.games.thebes.data import DATA
 
 CARDS: dict[str, dict[str, Any]] = {c["id"]: c for c in DATA["researcher_cards"]} | {
@@ -51,7 +51,7 @@ def card_name(card_id: str) -> str:
     if c is None:
         return card_id or _("a card")
     if card_id.startswith("X"):
-        need = ", ".join(f"{n} {place(site)}" for site, n in c["requirements"].items())
+        need = listed(f"{n} {place(site)}" for site, n in c["requirements"].items())
         return _("%(card)s exhibition (%(points)s pts: %(needs)s)") % {"card": card_id, "points": c["points"],
                                                                         "needs": need}
     text = f"{card_id} {kind_name(c['kind'])}"
@@ -96,13 +96,13 @@ def describe(actor: int, action: str | None, events: list[dict[str, Any]], names
                 "card": card_name(e["card"]), "points": e["points"]})
         elif kind == "display_exchanged":
             parts.append(_("exchanges the display in Warsaw (%(weeks)s; discards %(cards)s)") % {
-                "weeks": _weeks(e["weeks"]), "cards": ", ".join(e.get("discarded") or []) or _("nothing")})
+                "weeks": _weeks(e["weeks"]), "cards": listed(e.get("discarded") or []) or _("nothing")})
         elif kind == "tokens_drawn":
             found = [_token(t, e["site"]) for t in e.get("found") or []]
             text = ngettext("digs in %(site)s for %(weeks)s: draws %(n)d token",
                             "digs in %(site)s for %(weeks)s: draws %(n)d tokens", e["drawn"]) % {
                 "site": place(e["site"]), "weeks": _dig_weeks(action), "n": e["drawn"]}
-            text += (_(", finds %(found)s") % {"found": ", ".join(found)}) if found else _(", only dirt")
+            text += (_(", finds %(found)s") % {"found": listed(found)}) if found else _(", only dirt")
             if e.get("dirt"):
                 text += _(" (%(n)s dirt)") % {"n": e["dirt"]}
             parts.append(text)
@@ -115,7 +115,7 @@ def describe(actor: int, action: str | None, events: list[dict[str, Any]], names
     if action == "retire" and not parts:
         parts.append(_("retires (no more turns)"))
     if spent:
-        parts.append(_("uses %(cards)s") % {"cards": ", ".join(card_name(c) for c in spent)})
+        parts.append(_("uses %(cards)s") % {"cards": listed(card_name(c) for c in spent)})
     if not parts:
         parts.append(_("plays %(action)s") % {"action": action})
     return _(", ").join(parts)

@@ -241,11 +241,30 @@ def fault_kind(kind: str) -> str:
 
 
 @register.filter
-def told_fault(message: str) -> str:
-    """A fault's message (as the referee recorded it) in the page's language when it is a known phrase
-    (arena.reasons); the bot's own words in it stay as they are."""
+def retold(message: str) -> str:
+    """A reason stored in English words (a fault's message as the referee recorded it, a match's, a tournament
+    entry's or a version test's reason) in the page's language when it is a known phrase (arena.reasons); the
+    bot's own words in it, and any text that is no known phrase, stay as they are."""
     from django.utils.translation import get_language
 
     from arena.reasons import retell
 
     return retell(message or "", get_language() or "en")
+
+
+@register.filter
+def join_names(items: Any) -> str:
+    """Names (of bots, people...) joined as the page's language lists things ("a, b" / "a、b")."""
+    from django.utils.translation import pgettext
+
+    return pgettext("list", ", ").join(str(getattr(item, "name", item)) for item in items)
+
+
+@register.filter
+def level_list(levels: Any) -> str:
+    """The ladder's levels to beat in order, in words: "level 1, then level 2, then level 3"."""
+    said = ""
+    for r in levels:
+        level = gettext("level %(level)s") % {"level": r.level}
+        said = gettext("%(before)s, then %(next)s") % {"before": said, "next": level} if said else level
+    return said

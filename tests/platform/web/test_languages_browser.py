@@ -28,6 +28,20 @@ STORY = {("thebes", "en"): "travels", ("thebes", "pt-br"): "viaja", ("thebes", "
          ("minos", "en"): "places the", ("minos", "pt-br"): "aloca o dado", ("minos", "zh-hans"): "骰子"}
 
 
+def layout_problems(browser, axe_source: str, screenshot: Path) -> list[str]:  # noqa: F811 (the fixture's value)
+    """What is wrong with the page as shown: wider than the window, axe's violations; a screenshot is saved to
+    `screenshot` for a person to look at."""
+    problems = []
+    overflow = browser.execute_script(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    if overflow > 1:
+        problems.append(f"the page is {overflow} px wider than the window")
+    problems += [f"axe: {v['id']} {v['nodes']}" for v in violations(browser, axe_source)]
+    screenshot.parent.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(screenshot))
+    return problems
+
+
 def _check(browser, axe_source,  # noqa: F811 (the fixture's value)
             language: str, name: str, width: int, found: dict) -> None:
     tag = browser.execute_script("return document.documentElement.lang")
@@ -36,13 +50,7 @@ def _check(browser, axe_source,  # noqa: F811 (the fixture's value)
         problems.append(f"html lang {tag!r}")
     text = browser.execute_script("return document.body.innerText")
     problems += [f"English left: {w!r}" for w in ENGLISH.get(language, []) if w in text]
-    overflow = browser.execute_script(
-        "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
-    if overflow > 1:
-        problems.append(f"the page is {overflow} px wider than the window")
-    problems += [f"axe: {v['id']} {v['nodes']}" for v in violations(browser, axe_source)]
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(ARTIFACTS / f"{language}-{width}-{name}.png"))
+    problems += layout_problems(browser, axe_source, ARTIFACTS / f"{language}-{width}-{name}.png")
     if problems:
         found[f"{language} {width}px {name}"] = problems
 

@@ -116,3 +116,29 @@ def test_a_fault_in_each_language_on_the_match_page_and_in_the_viewer(client, wo
     assert payload["frames"][13]["fault"]["message"] == ILLEGAL  # the frames keep what the referee recorded
     story = payload["story"]["turns"][13]
     assert story["fault_name"] == "ação ilegal" and any("respondeu 'dig:atlantis'" in line for line in story["lines"])
+
+
+def test_reasons_stored_in_words_by_the_platform_are_retold(client, world):
+    """A match's, a tournament's and a retired bot's reasons are stored in English words; each page tells them in
+    its reader's language (the parameters, here a match's worker, as they are)."""
+    from django.utils import timezone
+
+    from botregistry.models import Bot
+    from matches.models import Match
+    from tournaments.models import Tournament
+
+    match = world["match"]
+    Match.objects.filter(pk=match.pk).update(
+        status_reason="gave up after 3 attempts: the worker running it stopped each time (last: w-7)")
+    page = client.get(f"/matches/{match.pk}/", HTTP_ACCEPT_LANGUAGE="pt-BR").content.decode()
+    assert "desistimos após 3 tentativas: o worker que a executava parou todas as vezes (o último: w-7)" in page
+
+    t = Tournament.objects.create(name="Cup", game="thebes", players=4, starts_at=timezone.now(),
+                                  status=Tournament.Status.CANCELLED,
+                                  status_reason="only 2 entries for 4-player tables")
+    assert "每桌 4 名玩家，但只有 2 个报名" in client.get(f"/tournaments/{t.pk}/",
+                                                      HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+
+    Bot.objects.filter(pk=world["bots"][1].pk).update(retired_at=timezone.now())
+    page = client.get(f"/bots/{world['bots'][1].pk}/", HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    assert "已退役：管理员让它退役了。" in page

@@ -1,6 +1,16 @@
 // Owner pages: create a bot, upload a version with a progress bar, request a challenge — through the REST API
 // with the session's cookie and CSRF token.
 
+import { gettext, interpolate, pgettext } from "./i18n.js";
+
+// a version's status (the API's `status`) in the page's language
+const STATUS = {
+  pending: pgettext("version status", "pending"), validating: pgettext("version status", "validating"),
+  ready: pgettext("version status", "ready"), failed: pgettext("version status", "failed"),
+  suspended: pgettext("version status", "suspended"),
+};
+const statusWord = (status) => STATUS[status] || status;
+
 function csrf() {
   const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
   return m ? decodeURIComponent(m[1]) : "";
@@ -9,7 +19,7 @@ function csrf() {
 function explain(body) {
   if (!body || typeof body !== "object") return String(body || "");
   if (body.detail) return body.detail;
-  return Object.entries(body).map(([k, v]) => `${k}: ${[].concat(v).join(" ")}`).join("; ");
+  return Object.entries(body).map(([k, v]) => `${k}: ${[].concat(v).join(" ")}`).join(pgettext("list", "; "));
 }
 
 // Validation runs on a worker: until the version is ready or failed, re-read its status every few seconds and
@@ -34,13 +44,16 @@ function followValidation(card, version, out) {
     const resp = await fetch(`/api/versions/${version.id}/`, { credentials: "same-origin", headers: { Accept: "application/json" } });
     const body = resp.ok ? await resp.json().catch(() => null) : null;
     if (card) await redrawCard(card);
-    if (!body) { out.textContent = `Version ${version.number}: its status could not be read (${resp.status}); reload later.`; return; }
+    if (!body) { out.textContent = interpolate(gettext("Version %(number)s: its status could not be read (%(code)s); reload later."), { number: version.number, code: resp.status }, true); return; }
     if (WAITING.has(body.status)) {
-      out.textContent = `Version ${version.number} is ${body.status}…`;
+      out.textContent = interpolate(gettext("Version %(number)s is %(status)s…"), { number: version.number, status: statusWord(body.status) }, true);
       delay = Math.min(delay * 1.5, 15000);
       setTimeout(step, delay);
     } else {
-      out.textContent = `Version ${version.number} is ${body.status}${body.status_reason ? `: ${body.status_reason}` : "."}`;
+      // the API tells the reason in the page's language (its Accept-Language, the cookie, the account)
+      out.textContent = body.status_reason
+        ? interpolate(gettext("Version %(number)s is %(status)s: %(reason)s"), { number: version.number, status: statusWord(body.status), reason: body.status_reason }, true)
+        : interpolate(gettext("Version %(number)s is %(status)s."), { number: version.number, status: statusWord(body.status) }, true);
     }
   };
   setTimeout(step, delay);
@@ -61,14 +74,14 @@ for (const form of document.querySelectorAll("form[data-upload]")) {
       let body = null;
       try { body = JSON.parse(xhr.responseText); } catch { body = xhr.responseText; }
       if (xhr.status === 201) {
-        out.textContent = `Uploaded as version ${body.number}: ${body.status}. Validating…`;
+        out.textContent = interpolate(gettext("Uploaded as version %(number)s: %(status)s. Validating…"), { number: body.number, status: statusWord(body.status) }, true);
         followValidation(form.closest("article"), body, out);
       } else {
-        out.textContent = `Upload refused (${xhr.status}): ${explain(body)}`;
+        out.textContent = interpolate(gettext("Upload refused (%(code)s): %(why)s"), { code: xhr.status, why: explain(body) }, true);
       }
     });
-    xhr.addEventListener("error", () => { out.textContent = "The upload failed: network error."; });
-    out.textContent = "Uploading…";
+    xhr.addEventListener("error", () => { out.textContent = gettext("The upload failed: network error."); });
+    out.textContent = gettext("Uploading…");
     xhr.send(new FormData(form));
   });
 }
@@ -93,12 +106,12 @@ for (const form of document.querySelectorAll("form[data-json-post]")) {
       out.innerHTML = "";
       const a = document.createElement("a");
       a.href = `/matches/${body.id}/`;
-      a.textContent = `Match #${body.id} is queued.`;
+      a.textContent = interpolate(gettext("Match #%(id)s is queued."), { id: body.id }, true);
       out.append(a);
     } else if (resp.ok) {
       location.reload();
     } else {
-      out.textContent = `Refused (${resp.status}): ${explain(body)}`;
+      out.textContent = interpolate(gettext("Refused (%(code)s): %(why)s"), { code: resp.status, why: explain(body) }, true);
     }
   });
 }
@@ -113,8 +126,8 @@ for (const box of document.querySelectorAll("input[type=checkbox][data-json-patc
       body: JSON.stringify({ [box.name]: box.checked }),
     });
     const body = await resp.json().catch(() => null);
-    if (resp.ok) out.textContent = "Saved.";
-    else { box.checked = !box.checked; out.textContent = `Refused (${resp.status}): ${explain(body)}`; }
+    if (resp.ok) out.textContent = gettext("Saved.");
+    else { box.checked = !box.checked; out.textContent = interpolate(gettext("Refused (%(code)s): %(why)s"), { code: resp.status, why: explain(body) }, true); }
   });
 }
 

@@ -2,7 +2,7 @@
 // slider and the end screen. Everything is drawn from `payload.story` (arena.narration, computed server-side
 // from the same view's frames, so it never says more than the view shows).
 
-import { gettext, interpolate } from "../i18n.js";
+import { gettext, interpolate, pgettext } from "../i18n.js";
 import { clear, h, s, SEAT_COLOURS, title } from "./svg.js";
 
 const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
@@ -65,20 +65,20 @@ export function buildChart(svg, story, names, jump, colours = SEAT_COLOURS) {
   const x = (i) => PAD.l + ((W - PAD.l - PAD.r) * i) / Math.max(1, n - 1);
   const y = (v) => PAD.t + (H - PAD.t - PAD.b) * (1 - (v - lo) / (hi - lo));
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  svg.append(title(`Score of each seat by turn, ${n - 1} turns; final: ` +
-    names.slice(0, seats).map((nm, k) => `${nm} ${fmt(story.scores[n - 1][k] ?? 0)}`).join(", ")));
+  svg.append(title(interpolate(gettext("Score of each seat by turn, %(turns)s turns; final: %(scores)s"), { turns: n - 1,
+    scores: names.slice(0, seats).map((nm, k) => `${nm} ${fmt(story.scores[n - 1][k] ?? 0)}`).join(pgettext("list", ", ")) }, true)));
   for (const frac of [0, 0.5, 1]) {
     const v = lo + (hi - lo) * frac;
     svg.append(s("line", { x1: PAD.l, x2: W - PAD.r, y1: y(v), y2: y(v), class: "grid" }));
     svg.append(s("text", { x: PAD.l - 5, y: y(v) + 4, "text-anchor": "end", class: "axis" }, fmt(Math.round(v))));
   }
-  svg.append(s("text", { x: PAD.l, y: H - 6, class: "axis" }, "turn 0"));
-  svg.append(s("text", { x: W - PAD.r, y: H - 6, "text-anchor": "end", class: "axis" }, `turn ${n - 1}`));
+  svg.append(s("text", { x: PAD.l, y: H - 6, class: "axis" }, interpolate(gettext("turn %(turn)s"), { turn: 0 }, true)));
+  svg.append(s("text", { x: W - PAD.r, y: H - 6, "text-anchor": "end", class: "axis" }, interpolate(gettext("turn %(turn)s"), { turn: n - 1 }, true)));
   // scoring moments: a dashed line each
   story.turns.forEach((t, i) => {
     if (!t.scoring) return;
     const m = s("line", { x1: x(i), x2: x(i), y1: PAD.t, y2: H - PAD.b, class: "moment", "data-moment": i });
-    m.append(title(`Turn ${i}: ${t.scoring}`));
+    m.append(title(interpolate(gettext("Turn %(turn)s: %(what)s"), { turn: i, what: t.scoring }, true)));
     svg.append(m);
   });
   for (let k = 0; k < seats; k++) {

@@ -82,7 +82,7 @@ export class Viewer {
   async loadSeat(seat) {
     let payload = this.cache.get(seat);
     if (!payload) {
-      this.setStatus("Loading…");
+      this.setStatus(gettext("Loading…"));
       const sep = this.url.includes("?") ? "&" : "?";
       const resp = await fetch(`${this.url}${sep}seat=${encodeURIComponent(seat)}&lang=${encodeURIComponent(document.documentElement.lang || "en")}`, {
         headers: { Accept: "application/json" },
@@ -183,7 +183,7 @@ export class Viewer {
     }
     if (frame.index === last) {
       for (const seat of this.logs.values()) {
-        if (seat.output_visible && seat.end) block(seat, "after the game", "", seat.end, true);
+        if (seat.output_visible && seat.end) block(seat, gettext("after the game"), "", seat.end, true);
       }
     }
     if (!body.childNodes.length) {
@@ -338,8 +338,8 @@ export class Viewer {
     }
     if (this.playButton) {
       this.playButton.setAttribute("aria-pressed", this.playing ? "true" : "false");
-      this.playButton.textContent = this.playing ? "Pause" : "Play";
-      this.playButton.setAttribute("aria-label", this.playing ? "Pause" : "Play");
+      this.playButton.textContent = this.playing ? gettext("Pause") : gettext("Play");
+      this.playButton.setAttribute("aria-label", this.playButton.textContent);
     }
   }
 
