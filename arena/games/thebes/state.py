@@ -17,7 +17,7 @@ the end space, week 1 of 1904, is END_TIME = 156. With 2 or 4 players the marker
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from arena.games.base import TERMINAL, Event, Game, IllegalAction, State, rank_by_keys
 from arena.games.rng import SplitMix64
@@ -101,10 +101,10 @@ from arena.games.thebes.data import (
     year_week,
 )
 
-N_SITES = len(SITES)
-STATE_FORMAT = "thebes-state"
-STATE_VERSION = 1
-_EMPTY = -1
+N_SITES: Final = len(SITES)
+STATE_FORMAT: Final = "thebes-state"
+STATE_VERSION: Final = 1
+_EMPTY: Final = -1
 
 
 def _travel_options(has_car: int, has_zeppelin: int, src: int, dest: int) -> tuple[tuple[int, int], ...]:
@@ -121,7 +121,7 @@ def _travel_options(has_car: int, has_zeppelin: int, src: int, dest: int) -> tup
 
 
 #: TRAVEL[has_car][has_zeppelin][src][dest]: the one table of the ways to travel, used by every action
-TRAVEL = tuple(tuple(tuple(tuple(_travel_options(car, zeppelin, a, b) for b in range(len(PLACES)))
+TRAVEL: Final = tuple(tuple(tuple(tuple(_travel_options(car, zeppelin, a, b) for b in range(len(PLACES)))
                            for a in range(len(PLACES))) for zeppelin in (0, 1)) for car in (0, 1))
 
 
@@ -133,15 +133,15 @@ def _by_flags(table: dict[tuple[int, int], ThebesAction]) -> dict[int, dict[int,
     return out
 
 
-_TAKE_BY_FLAGS = _by_flags(TAKE_ACTIONS)
-_EXHIBIT_BY_FLAGS = _by_flags(EXHIBIT_ACTIONS)
+_TAKE_BY_FLAGS: Final = _by_flags(TAKE_ACTIONS)
+_EXHIBIT_BY_FLAGS: Final = _by_flags(EXHIBIT_ACTIONS)
 #: a one-use card a dig may spend, as (flag, specialized points): kept, or (when held) also spent
-_KEEP = ((0, 0),)
-_SPEND_RUMORS = ((0, 0), (F_RUMORS, 2))
-_SPEND_ASSISTANT = ((0, 0), (F_ASSISTANT, 1))
+_KEEP: Final = ((0, 0),)
+_SPEND_RUMORS: Final = ((0, 0), (F_RUMORS, 2))
+_SPEND_ASSISTANT: Final = ((0, 0), (F_ASSISTANT, 1))
 #: _PERMISSION_FLAG[holds a special permission][the site's permit is used]: how a dig there may be made: with
 #: the permit (0), spending a special permission (F_PERMISSION), not at all (-1) (D17, D29)
-_PERMISSION_FLAG = ((0, -1), (0, F_PERMISSION))
+_PERMISSION_FLAG: Final = ((0, -1), (0, F_PERMISSION))
 
 
 def _knowledge(specialized: int, general: int) -> int:
@@ -166,7 +166,7 @@ def _card_view(c: int) -> dict[str, Any]:
             "value": CARD_VALUE[c]}
 
 
-_CARD_VIEWS = tuple(_card_view(c) for c in range(N_CARDS))
+_CARD_VIEWS: Final = tuple(_card_view(c) for c in range(N_CARDS))
 
 
 def _token_view(site: int, token: int) -> dict[str, Any]:
@@ -177,6 +177,15 @@ def _token_view(site: int, token: int) -> dict[str, Any]:
     else:
         kind, value, knowledge_site = "artifact", token, ""
     return {"site": SITES[site], "kind": kind, "value": value, "knowledge_site": knowledge_site}
+
+
+def _holds(legal: tuple[ThebesAction, ...], action: object) -> bool:
+    """Whether `action` is in `legal`: by identity first (the referee and the bots pass back the very objects
+    `legal_actions()` returned, and comparing identities costs no call of `__eq__`), then by equality."""
+    for a in legal:
+        if a is action:
+            return True
+    return action in legal
 
 
 class ThebesState(State):
@@ -617,7 +626,7 @@ class ThebesState(State):
         also for what is no Thebes action at all (typed `object`: the compiled engine checks the type of what a
         typed parameter receives, and would raise TypeError instead)."""
         legal = self._legal
-        if legal is None or action not in legal:  # a member of the cached legal list needs no other check
+        if legal is None or not _holds(legal, action):  # a member of the cached legal list needs no other check
             reason = self.illegal_reason(action)
             if reason is not None or not isinstance(action, ThebesAction):
                 raise IllegalAction(action, reason or "not a Thebes action")
@@ -1087,8 +1096,8 @@ class ThebesState(State):
         return f"<ThebesState players={self.players} times={self.time} current={self._current}>"
 
 
-KIND_ACTION_NAMES = ("take", "exhibit", "exchange", "dig", "retire")
-_SITE_TOKENS = tuple(sorted(START_BAGS[s] + (BONUS_ARTIFACT_VALUE,)) for s in range(N_SITES))
+KIND_ACTION_NAMES: Final = ("take", "exhibit", "exchange", "dig", "retire")
+_SITE_TOKENS: Final = tuple(sorted(START_BAGS[s] + (BONUS_ARTIFACT_VALUE,)) for s in range(N_SITES))
 
 
 def _exhibition_view(c: int) -> dict[str, Any]:
