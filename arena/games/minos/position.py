@@ -286,7 +286,15 @@ class MinosPosition(State):
 
     def mods(self, s: int) -> dict[str, int]:
         """The seat's modifiers: ability level plus uncovered player-board slots (rules §2.2). A new dict each
-        call (the caller may keep or change it); worked out once per ability, level and pieces built."""
+        call (the caller may keep or change it)."""
+        return dict(self._mods(s))
+
+    def mod(self, s: int, name: str) -> int:
+        """One of the seat's modifiers (`mods(s)[name]`, without copying them)."""
+        return self._mods(s)[name]
+
+    def _mods(self, s: int) -> dict[str, int]:
+        # worked out once per ability, level and pieces built, and shared: never modified
         p = self.players[s]
         board = p["board"]
         key = (p["ability"], p["level"], tuple([board[piece] for piece in D.UNCOVER]))
@@ -295,7 +303,7 @@ class MinosPosition(State):
             m = _modifiers(p)
             if len(_MODS) < 10_000:
                 _MODS[key] = m
-        return dict(m)
+        return m
 
     def dominant(self, r: int) -> int:
         """The map seat with strictly the most warriors in r (at least 1), or -1."""
@@ -311,4 +319,4 @@ class MinosPosition(State):
         return D.PIECES_ON_BOARD["farm"] - board["farm"]
 
     def _fight_cost(self, s: int, tile: str) -> int:
-        return max(1, D.SEA[tile]["weapons"] - self.mods(s)["fight_discount"])
+        return max(1, D.SEA[tile]["weapons"] - self.mod(s, "fight_discount"))

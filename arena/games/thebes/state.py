@@ -179,6 +179,14 @@ def _token_view(site: int, token: int) -> dict[str, Any]:
     return {"site": SITES[site], "kind": kind, "value": value, "knowledge_site": knowledge_site}
 
 
+def _add_trips(out: list[ThebesAction], by_flags: dict[int, ThebesAction],
+               trips: tuple[tuple[int, int], ...], budget: int) -> None:
+    """Append the action of each way to travel (`by_flags[travel flags]`) whose trip fits in `budget` weeks."""
+    for flags, trip in trips:
+        if trip <= budget:
+            out.append(by_flags[flags])
+
+
 def _holds(legal: tuple[ThebesAction, ...], action: object) -> bool:
     """Whether `action` is in `legal`: by identity first (the referee and the bots pass back the very objects
     `legal_actions()` returned, and comparing identities costs no call of `__eq__`), then by equality."""
@@ -443,34 +451,27 @@ class ThebesState(State):
 
     def _generate(self) -> tuple[ThebesAction, ...]:
         """The legal actions in `legal_actions()` order. Every action is a trip (`TRAVEL`: the one table of the
-        ways to travel) plus the action's own weeks, and must fit before the end space (D9, D31)."""
+        ways to travel) plus the action's own weeks, and must fit before the end space (D9, D31): first the
+        actions whose own weeks are fixed — taking each displayed card, each exhibition on display whose
+        artifacts p holds, the exchange at Warsaw — then the digs."""
         p = self._current
         if p < 0:
             return ()
         remaining = END_TIME - self.time[p]
         travel = TRAVEL[1 if self.cars[p] else 0][1 if self.zeppelins[p] else 0][self.place[p]]
         out: list[ThebesAction] = []
-        append = out.append
-        for by_flags, dest, weeks in self._fixed_week_actions(p):
-            budget = remaining - weeks
-            for flags, trip in travel[dest]:
-                if trip <= budget:
-                    append(by_flags[flags])
-        self._add_digs(p, travel, remaining, out)
-        if not out or self.time[p] >= FINAL_YEAR_TIME:
-            append(RETIRE_ACTION)
-        return tuple(out)
-
-    def _fixed_week_actions(self, p: int) -> list[tuple[dict[int, ThebesAction], int, int]]:
-        """The actions whose own weeks are fixed, as (their actions by travel flags, place, weeks): taking each
-        displayed card, each exhibition on display whose artifacts p holds, and the exchange at Warsaw."""
-        out = [(_TAKE_BY_FLAGS[c], CARD_CITY[c], CARD_WEEKS[c]) for c in self.display if c >= 0]
+        for c in self.display:
+            if c >= 0:
+                _add_trips(out, _TAKE_BY_FLAGS[c], travel[CARD_CITY[c]], remaining - CARD_WEEKS[c])
         for c in self.exhibition_slots:
             if c >= 0 and self._meets(p, c):
-                out.append((_EXHIBIT_BY_FLAGS[c], CARD_CITY[c], CARD_WEEKS[c]))
+                _add_trips(out, _EXHIBIT_BY_FLAGS[c], travel[CARD_CITY[c]], remaining - CARD_WEEKS[c])
         if self._can_exchange():
-            out.append((EXCHANGE_ACTIONS, WARSAW, self._exchange_weeks(p)))
-        return out
+            _add_trips(out, EXCHANGE_ACTIONS, travel[WARSAW], remaining - self._exchange_weeks(p))
+        self._add_digs(p, travel, remaining, out)
+        if not out or self.time[p] >= FINAL_YEAR_TIME:
+            out.append(RETIRE_ACTION)
+        return tuple(out)
 
     def _add_digs(self, p: int, travel: tuple[tuple[tuple[int, int], ...], ...], remaining: int,
                   out: list[ThebesAction]) -> None:
@@ -505,7 +506,9 @@ class ThebesState(State):
                         first = _first_dig_week(specialized + rumor_points + assistant_point, general)
                         flags = permission | travel_flags | rumor_flag | assistant_flag
                         for shovel_flag in shovel_options:
-                            out.extend(site_actions[flags | shovel_flag][first - 1:longest])
+                            row = site_actions[flags | shovel_flag]
+                            for w in range(first - 1, longest):  # (a slice would allocate a tuple)
+                                out.append(row[w])
 
     def illegal_reason(self, action: object) -> str | None:
         """Why `action` is not legal now, or None if it is. Agrees with `legal_actions()` on every action."""
