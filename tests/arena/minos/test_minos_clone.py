@@ -24,6 +24,15 @@ def _mutables(value: object, found: dict[int, object]) -> None:
             _mutables(v, found)
 
 
+def _play_on(state, seed: int, play) -> None:
+    """Up to 15 decisions, each `play(state, index)` of a legal action drawn from `random.Random(seed)`."""
+    follow = random.Random(seed)
+    for _ in range(15):
+        if state.is_terminal():
+            break
+        play(state, follow.randrange(len(state.legal_texts())))
+
+
 def _fields(state) -> dict[str, object]:
     d = {k: getattr(state, k) for k in state.SAVED}
     d["regions"] = state.regions
@@ -49,18 +58,10 @@ def test_clone_is_a_deep_copy_that_plays_on_alike(players):
                 assert not set(original) & set(copied), "the clone shares a list or dict with the original"
                 # both play the same actions on: the same states (nothing leaks from one into the other)
                 before = state.to_json()
-                follow = random.Random(seed)
-                for _ in range(15):
-                    if clone.is_terminal():
-                        break
-                    clone.apply(clone.legal_actions()[follow.randrange(len(clone.legal_actions()))])
+                _play_on(clone, seed, lambda st, i: st.apply(st.legal_actions()[i]))
                 assert state.to_json() == before
                 replay = state.clone()
-                follow = random.Random(seed)
-                for _ in range(15):
-                    if replay.is_terminal():
-                        break
-                    replay.step(replay.legal_texts()[follow.randrange(len(replay.legal_texts()))])
+                _play_on(replay, seed, lambda st, i: st.step(st.legal_texts()[i]))
                 assert replay.to_json() == clone.to_json()  # and step() plays as apply() does
                 checked += 1
             state.apply(legal[rng.randrange(len(legal))])
