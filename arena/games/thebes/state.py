@@ -187,7 +187,7 @@ def _add_trips(out: list[ThebesAction], by_flags: dict[int, ThebesAction],
             out.append(by_flags[flags])
 
 
-def _holds(legal: tuple[ThebesAction, ...], action: object) -> bool:
+def _holds(legal: list[ThebesAction], action: object) -> bool:
     """Whether `action` is in `legal`: by identity first (the referee and the bots pass back the very objects
     `legal_actions()` returned, and comparing identities costs no call of `__eq__`), then by equality."""
     for a in legal:
@@ -251,7 +251,7 @@ class ThebesState(State):
     arrivals: int  # markers moved so far (the next arrival's stamp)
     rng: SplitMix64
     _current: int
-    _legal: tuple[ThebesAction, ...] | None
+    _legal: list[ThebesAction] | None  # never modified once built (clones share it): legal_actions() copies
 
 
     # ------------------------------------------------------------------------------------------------ setup
@@ -368,7 +368,7 @@ class ThebesState(State):
         st.arrivals = self.arrivals
         st.rng = SplitMix64(self.rng.state)
         st._current = self._current
-        st._legal = self._legal  # immutable once built: shared until either state changes
+        st._legal = self._legal  # never modified once built: shared until either state changes
         return st
 
     # ------------------------------------------------------------------------------------------ turn order
@@ -449,14 +449,14 @@ class ThebesState(State):
             legal = self._legal = self._generate()
         return list(legal)
 
-    def _generate(self) -> tuple[ThebesAction, ...]:
+    def _generate(self) -> list[ThebesAction]:
         """The legal actions in `legal_actions()` order. Every action is a trip (`TRAVEL`: the one table of the
         ways to travel) plus the action's own weeks, and must fit before the end space (D9, D31): first the
         actions whose own weeks are fixed — taking each displayed card, each exhibition on display whose
         artifacts p holds, the exchange at Warsaw — then the digs."""
         p = self._current
         if p < 0:
-            return ()
+            return []
         remaining = END_TIME - self.time[p]
         travel = TRAVEL[1 if self.cars[p] else 0][1 if self.zeppelins[p] else 0][self.place[p]]
         out: list[ThebesAction] = []
@@ -471,7 +471,7 @@ class ThebesState(State):
         self._add_digs(p, travel, remaining, out)
         if not out or self.time[p] >= FINAL_YEAR_TIME:
             out.append(RETIRE_ACTION)
-        return tuple(out)
+        return out
 
     def _add_digs(self, p: int, travel: tuple[tuple[tuple[int, int], ...], ...], remaining: int,
                   out: list[ThebesAction]) -> None:
