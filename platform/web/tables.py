@@ -11,9 +11,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from tables import services
+from tables.forms import CLOCKS
 from tables.models import Table
-
-from .play_new import CLOCKS
 
 
 def _clock_label(table: Table) -> str:

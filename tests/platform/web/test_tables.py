@@ -135,3 +135,40 @@ def test_making_tables_is_rate_limited(house, make_user, settings):  # noqa: F81
     c = client_of(make_user("ann"))
     form = {"game": "thebes", "players": "2", "seat": "0", "clock": "30s", "opponent1": "person"}
     assert [c.post("/play/", form).status_code for _ in range(3)] == [302, 302, 429]
+
+
+def test_the_api_sits_down_sets_joins_and_cancels_tables_as_the_page_does(house, make_user, client_for):  # noqa: F811
+    from matches.models import Match
+    from tables.models import Table
+
+    thebes_bot, _ = house
+    ann, bea, cid = make_user("ann"), make_user("bea"), make_user("cid")
+    a, b, c = client_for(ann), client_for(bea), client_for(cid)
+    base = {"game": "thebes", "players": 3, "seat": 0, "clock": "30s"}
+    assert client_for().post("/api/tables/", {**base, "opponent1": "person", "opponent2": thebes_bot.pk},
+                             format="json").status_code in (401, 403)
+    # a match with a seat for a person is a table, and a table needs one
+    assert a.post("/api/human-matches/", {**base, "opponent1": "person", "opponent2": thebes_bot.pk},
+                  format="json").status_code == 400
+    assert a.post("/api/tables/", {**base, "opponent1": thebes_bot.pk, "opponent2": thebes_bot.pk},
+                  format="json").status_code == 400
+    assert a.post("/api/human-matches/", {**base, "opponent1": 999999, "opponent2": thebes_bot.pk},
+                  format="json").status_code == 400  # no such bot
+    made = a.post("/api/human-matches/", {**base, "opponent1": thebes_bot.pk, "opponent2": thebes_bot.pk},
+                  format="json")
+    assert made.status_code == 201 and Match.objects.get(pk=made.json()["match"]).people == {"0": ann.pk}
+    resp = a.post("/api/tables/", {**base, "opponent1": "person", "opponent2": thebes_bot.pk}, format="json")
+    assert resp.status_code == 201, resp.content
+    body = resp.json()
+    assert body["invite_url"].endswith(f"/tables/join/{body['key']}/") and body["status"] == "open"
+    assert b.get(f"/api/tables/{body['id']}/").status_code == 404  # not at the table
+    assert b.post("/api/tables/join/", {"key": body["key"][::-1]}, format="json").status_code == 404
+    assert b.post(f"/api/tables/{body['id']}/cancel/").status_code == 404  # not its creator
+    joined = b.post("/api/tables/join/", {"key": body["key"]}, format="json")
+    assert joined.status_code == 200 and joined.json()["match_url"].startswith("/matches/")
+    assert c.post("/api/tables/join/", {"key": body["key"]}, format="json").status_code == 409  # full
+    assert a.post(f"/api/tables/{body['id']}/cancel/").status_code == 409  # started
+    again = a.post("/api/tables/", {**base, "opponent1": "person", "opponent2": "person"}, format="json").json()
+    assert a.post(f"/api/tables/{again['id']}/cancel/").json()["status"] == "cancelled"
+    assert c.post("/api/tables/join/", {"key": again["key"]}, format="json").status_code == 410
+    assert Table.objects.filter(status=Table.Status.CANCELLED).count() == 1
