@@ -32,6 +32,8 @@ def table(request, table_id: int):
     if not request.user.is_authenticated:
         return redirect(f"{reverse('web:login')}?next={request.path}")
     t = _table(request, table_id)
+    if t.status == Table.Status.STARTED and t.match_id:  # everyone at the table goes to its match
+        return redirect("web:match", match_id=t.match_id)
     key = request.session.get("table_keys", {}).get(str(t.pk)) if t.creator_id == request.user.pk else None
     invite = request.build_absolute_uri(services.invite_path(key)) if key and t.status == Table.Status.OPEN else ""
     response = render(request, "web/table.html", {
