@@ -77,15 +77,16 @@ def test_a_table_is_set_joined_through_its_link_and_its_match_queued(house, make
                                                                  ("bot", minos_bot.active_version.seat_name)]
     # both find the table on their user page
     for name in ("ann", "bea"):
-        assert f"/matches/{match.pk}/" in client_of(ann).get(f"/users/{name}/").content.decode()
+        page = client_of(ann).get(f"/users/{name}/").content.decode()
+        assert f"/matches/{match.pk}/" in page and page.count('class="person-seat"') == 2  # both people's seats
     # the same link again: the table is full (409), whoever opens it
     assert post_with_token(csrf_client(make_user("cid")), invite).status_code == 409
     assert post_with_token(b, invite).status_code == 409
 
 
-def test_forged_expired_cancelled_and_foreign_tables_are_refused(house, make_user):  # noqa: F811
-    from tables import services
+def test_forged_expired_cancelled_and_foreign_tables_are_refused(house, make_user, settings):  # noqa: F811
     from tables.models import Table
+    from tables.tasks import expire_tables
 
     thebes_bot, _ = house
     ann, bea, cid = make_user("ann"), make_user("bea"), make_user("cid")
@@ -99,7 +100,9 @@ def test_forged_expired_cancelled_and_foreign_tables_are_refused(house, make_use
     assert b.post(f"{where}cancel/").status_code == 404  # only its creator cancels
     Table.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
     assert b.post(f"/tables/join/{key}/").status_code == 410  # expired, before the sweep
-    assert services.expire() == 1 and Table.objects.get().status == Table.Status.EXPIRED
+    # beat's sweep (settings.CELERY_BEAT_SCHEDULE) marks it expired
+    assert settings.CELERY_BEAT_SCHEDULE["expire-tables"]["task"] == expire_tables.name
+    assert expire_tables() == 1 and Table.objects.get().status == Table.Status.EXPIRED
     assert b.post(f"/tables/join/{key}/").status_code == 410
     _, key2 = set_table(a, thebes_bot, players=2)
     t2 = Table.objects.get(status=Table.Status.OPEN)
