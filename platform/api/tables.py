@@ -20,7 +20,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import throttles
-from matches.models import Match
 from matches.services import CannotSeat
 from tables import services
 from tables.forms import PERSON, PlayForm, sit_down
@@ -36,7 +35,7 @@ class SitDownSerializer(serializers.Serializer):
     opponent3 = serializers.CharField(required=False)
 
 
-class JoinSerializer(serializers.Serializer):
+class TableJoinSerializer(serializers.Serializer):
     key = serializers.CharField(max_length=128, help_text="The key of the table's invitation.")
 
 
@@ -69,44 +68,42 @@ def _table_body(request: Request, table: Any) -> dict[str, Any]:
 
 
 class _Maker(APIView):
+    """POST the /play/ form: `table` says whether it must set a table (a seat for a person) or a match."""
+
     permission_classes = [permissions.IsAuthenticated]
+    table = False
 
     def get_throttles(self):
         return [t() for t in throttles.TABLES]
 
+    def post(self, request: Request) -> Response:
+        data, error = _form(request, table=self.table)
+        if error is not None:
+            return error
+        assert data is not None
+        try:
+            made = sit_down(request.user, data)
+        except (CannotSeat, services.TableRefused) as exc:
+            return _refused(exc)
+        if isinstance(made, services.NewTable):
+            body = {**_table_body(request, made.table), "key": made.key,
+                    "invite_url": request.build_absolute_uri(made.invite_path)}
+        else:
+            body = {"match": made.pk, "url": request.build_absolute_uri(f"/matches/{made.pk}/")}
+        return Response(body, status=status.HTTP_201_CREATED)
 
+
+@extend_schema(request=SitDownSerializer, responses={201: None},
+               description="Sit down against bots: a queued, unrated match of kind human; play it at its `url`.")
 class HumanMatchView(_Maker):
-    @extend_schema(request=SitDownSerializer, responses={201: None})
-    def post(self, request: Request) -> Response:
-        """Sit down against bots: a queued, unrated match of kind human; play it at its `url`."""
-        data, error = _form(request, table=False)
-        if error is not None:
-            return error
-        assert data is not None
-        try:
-            match = sit_down(request.user, data)
-        except (CannotSeat, services.TableRefused) as exc:
-            return _refused(exc)
-        assert isinstance(match, Match)
-        return Response({"match": match.pk, "url": request.build_absolute_uri(f"/matches/{match.pk}/")},
-                        status=status.HTTP_201_CREATED)
+    table = False
 
 
+@extend_schema(request=SitDownSerializer, responses={201: None},
+               description="Set a table: `key` and `invite_url` (its invitation, shown this once) go to the people "
+                           "you invite.")
 class TableListView(_Maker):
-    @extend_schema(request=SitDownSerializer, responses={201: None})
-    def post(self, request: Request) -> Response:
-        """Set a table: `key` and `invite_url` (its invitation, shown this once) go to the people you invite."""
-        data, error = _form(request, table=True)
-        if error is not None:
-            return error
-        assert data is not None
-        try:
-            new = sit_down(request.user, data)
-        except (CannotSeat, services.TableRefused) as exc:
-            return _refused(exc)
-        assert isinstance(new, services.NewTable)
-        return Response({**_table_body(request, new.table), "key": new.key,
-                         "invite_url": request.build_absolute_uri(new.invite_path)}, status=status.HTTP_201_CREATED)
+    table = True
 
 
 class TableDetailView(APIView):
@@ -136,10 +133,10 @@ class TableCancelView(APIView):
 class TableJoinView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=JoinSerializer, responses={200: None})
+    @extend_schema(request=TableJoinSerializer, responses={200: None})
     def post(self, request: Request) -> Response:
         """Take a free seat of the table of an invitation's key; the last seat taken starts its match."""
-        ser = JoinSerializer(data=request.data)
+        ser = TableJoinSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         try:
             table = services.join(ser.validated_data["key"], _person(request))
