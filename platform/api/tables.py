@@ -9,6 +9,7 @@ message with its status (400, 404 unknown, 409 taken or full, 410 cancelled or e
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from django.contrib.auth.models import User
@@ -23,6 +24,7 @@ from accounts import throttles
 from matches.services import CannotSeat
 from tables import services
 from tables.forms import PERSON, PlayForm, sit_down
+from tables.models import Table
 
 
 class SitDownSerializer(serializers.Serializer):
@@ -65,6 +67,16 @@ def _refused(exc: Exception) -> Response:
 def _table_body(request: Request, table: Any) -> dict[str, Any]:
     return {**services.state(table, _person(request)),
             "url": request.build_absolute_uri(f"/tables/{table.pk}/")}
+
+
+def _table_answer(request: Request, act: Callable[[], Table]) -> Response:
+    """The table `act` returns (read afresh), or its refusal."""
+    try:
+        table = act()
+    except services.TableRefused as exc:
+        return _refused(exc)
+    table.refresh_from_db()
+    return Response(_table_body(request, table))
 
 
 class _Maker(APIView):
@@ -112,10 +124,7 @@ class TableDetailView(APIView):
     @extend_schema(responses={200: None})
     def get(self, request: Request, pk: int) -> Response:
         """The table's seats and status, and its match's address once it started (404 for anyone not at it)."""
-        try:
-            return Response(_table_body(request, services.of(pk, _person(request))))
-        except services.TableRefused as exc:
-            return _refused(exc)
+        return _table_answer(request, lambda: services.of(pk, _person(request)))
 
 
 class TableCancelView(APIView):
@@ -124,10 +133,7 @@ class TableCancelView(APIView):
     @extend_schema(request=None, responses={200: None})
     def post(self, request: Request, pk: int) -> Response:
         """Its creator cancels an open table (409 once it started)."""
-        try:
-            return Response(_table_body(request, services.cancel(pk, _person(request))))
-        except services.TableRefused as exc:
-            return _refused(exc)
+        return _table_answer(request, lambda: services.cancel(pk, _person(request)))
 
 
 class TableJoinView(APIView):
@@ -138,9 +144,4 @@ class TableJoinView(APIView):
         """Take a free seat of the table of an invitation's key; the last seat taken starts its match."""
         ser = TableJoinSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        try:
-            table = services.join(ser.validated_data["key"], _person(request))
-        except services.TableRefused as exc:
-            return _refused(exc)
-        table.refresh_from_db()
-        return Response(_table_body(request, table))
+        return _table_answer(request, lambda: services.join(ser.validated_data["key"], _person(request)))
