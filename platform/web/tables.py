@@ -74,11 +74,14 @@ def table_invite(request, key: str):
             t = services.join(key, request.user)
             return redirect("web:table", table_id=t.pk)
         t = services.by_key(key)
+        services.free_seats(t, list(t.seats.all()), request.user)  # what a POST would say, said now
     except services.TableRefused as exc:
         error, status = str(exc), exc.status
         if t is None and exc.status != 404:
             t = services.by_key(key)
     seated = t is not None and t.seats.filter(person=request.user).exists()
+    if seated and request.method == "GET":
+        error, status = "", 200  # their own table: the link to it
     response = render(request, "web/table_invite.html", {
         "table": t if status != 404 else None, "state": services.state(t, request.user) if t else None,
         "error": error, "seated": seated, "clock": _clock_label(t) if t else ""}, status=status)

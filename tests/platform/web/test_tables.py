@@ -79,8 +79,11 @@ def test_a_table_is_set_joined_through_its_link_and_its_match_queued(house, make
     for name in ("ann", "bea"):
         page = client_of(ann).get(f"/users/{name}/").content.decode()
         assert f"/matches/{match.pk}/" in page and page.count('class="person-seat"') == 2  # both people's seats
-    # the same link again: the table is full (409), whoever opens it
-    assert post_with_token(csrf_client(make_user("cid")), invite).status_code == 409
+    # the same link again: the table is full (409), whoever opens it; the page says so before any POST
+    cid = csrf_client(make_user("cid"))
+    full = cid.get(invite)
+    assert full.status_code == 409 and "data-take-seat" not in full.content.decode()
+    assert cid.post(invite, {"csrfmiddlewaretoken": cid.cookies["csrftoken"].value}).status_code == 409
     assert post_with_token(b, invite).status_code == 409
 
 
