@@ -6,8 +6,6 @@ The API takes the same form (`api.tables`).
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -16,14 +14,6 @@ from accounts import throttles
 from matches.services import CannotSeat
 from tables import services as tables
 from tables.forms import PlayForm, sit_down
-
-
-def remember_key(request: Any, new: tables.NewTable) -> None:
-    """The invitation's key kept in its creator's session only (the table stores its SHA-256), so their table's
-    page can show them the link again."""
-    keys = dict(request.session.get("table_keys", {}))
-    keys[str(new.table.pk)] = new.key
-    request.session["table_keys"] = dict(list(keys.items())[-20:])  # the last 20 tables' links
 
 
 def play_new(request):
@@ -42,7 +32,8 @@ def play_new(request):
             form.add_error(None, str(exc))
         else:
             if isinstance(made, tables.NewTable):
-                remember_key(request, made)
-                return redirect("web:table", table_id=made.table.pk)
+                # the invitation's key only in the address's fragment, which no browser sends to a server: the
+                # table's page shows it from there (the table stores its SHA-256 alone)
+                return redirect(reverse("web:table", args=[made.table.pk]) + f"#invite={made.key}")
             return redirect("web:match", match_id=made.pk)
     return render(request, "web/play_new.html", {"form": form}, status=400 if form.errors else 200)

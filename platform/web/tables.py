@@ -29,18 +29,19 @@ def _table(request, table_id: int) -> Table:
 
 
 def table(request, table_id: int):
+    """The table's page. Its creator arrives from /play/ with the invitation's key in the address's fragment
+    (`#invite=<key>`), which the page's script turns into the link to send: the key never reaches the server
+    again."""
     if not request.user.is_authenticated:
         return redirect(f"{reverse('web:login')}?next={request.path}")
     t = _table(request, table_id)
     if t.status == Table.Status.STARTED and t.match_id:  # everyone at the table goes to its match
         return redirect("web:match", match_id=t.match_id)
-    key = request.session.get("table_keys", {}).get(str(t.pk)) if t.creator_id == request.user.pk else None
-    invite = request.build_absolute_uri(services.invite_path(key)) if key and t.status == Table.Status.OPEN else ""
     response = render(request, "web/table.html", {
-        "table": t, "state": services.state(t, request.user), "invite": invite, "clock": _clock_label(t),
+        "table": t, "state": services.state(t, request.user), "clock": _clock_label(t),
         "is_creator": t.creator_id == request.user.pk})
     response["Cache-Control"] = "no-store"
-    response["Referrer-Policy"] = "same-origin"  # the invitation's address is on the page
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 

@@ -38,7 +38,7 @@ def shoot(driver, name: str) -> None:
     for width in (1366, 390):
         driver.set_window_size(width, 900)
         height = driver.execute_script("return document.documentElement.scrollHeight")
-        driver.set_window_size(width, min(max(height, 700), 2400))
+        driver.set_window_size(width, min(max(height + 120, 700), 2400))
         driver.save_screenshot(str(ARTIFACTS / f"{name}-{width}.png"))
     driver.set_window_size(1366, 900)
 
@@ -86,8 +86,8 @@ def test_two_people_set_and_join_a_table_in_two_browsers_and_play(celery_worker,
     Select(browser.find_element(By.ID, "id_opponent1")).select_by_value("person")
     Select(browser.find_element(By.ID, "id_opponent2")).select_by_value(str(minos_bot.pk))
     browser.find_element(By.CSS_SELECTOR, "form.form button[type=submit]").click()
-    wait(browser, lambda d: re.search(r"/tables/\d+/$", d.current_url), 30)
-    invite = browser.find_element(By.CSS_SELECTOR, "[data-invite]").get_attribute("value")
+    wait(browser, lambda d: re.search(r"/tables/\d+/#invite=", d.current_url), 30)
+    invite = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "[data-invite]").get_attribute("value"), 10)
     assert re.fullmatch(rf"{re.escape(live_server.url)}/tables/join/[A-Za-z0-9_-]{{43}}/", invite)
     rows = [r.text for r in browser.find_elements(By.CSS_SELECTOR, "[data-table-seats] tr")]
     assert len(rows) == 3 and "ann" in rows[0] and minos_bot.active_version.seat_name in rows[2]

@@ -22,10 +22,12 @@ def set_table(c, bot, players=3, seat="0"):
     resp = c.post("/play/", {"game": bot.game, "players": str(players), "seat": seat, "clock": "30s",
                              **{k: v for k, v in others.items() if int(k[-1]) < players}})
     assert resp.status_code == 302, resp.content.decode()[-1500:]
-    page = c.get(resp["Location"])
-    assert page.status_code == 200
-    key = re.search(r'value="https?://[^"]*/tables/join/([A-Za-z0-9_-]+)/"', page.content.decode()).group(1)
-    return resp["Location"], key
+    # the key only in the fragment (never sent back to the server), for the page's script to show
+    where, _, fragment = resp["Location"].partition("#invite=")
+    page = c.get(where)
+    assert page.status_code == 200 and "data-invite-box" in page.content.decode()
+    assert fragment not in page.content.decode()
+    return where, fragment
 
 
 def csrf_client(user) -> Client:
