@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+import pytest
 from django.test import Client
 from django.utils import timezone
 
@@ -180,3 +181,38 @@ def test_the_api_sits_down_sets_joins_and_cancels_tables_as_the_page_does(house,
     assert a.post(f"/api/tables/{again['id']}/cancel/").json()["status"] == "cancelled"
     assert c.post("/api/tables/join/", {"key": again["key"]}, format="json").status_code == 410
     assert Table.objects.filter(status=Table.Status.CANCELLED).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_people_taking_the_last_seat_at_once_start_one_match(house, make_user):  # noqa: F811
+    import threading
+
+    from django.db import connection
+
+    from matches.models import Match
+    from tables import services
+
+    thebes_bot, _ = house
+    new = services.create(user=make_user("ann"), game="thebes", players=2, seat=0, others=[None],
+                          clock={"decision_ms": 30_000, "bank_ms": 120_000})
+    people = [make_user(f"p{i}") for i in range(4)]
+    barrier = threading.Barrier(len(people))
+    outcomes: list = []
+
+    def take(user) -> None:
+        barrier.wait()
+        try:
+            services.join(new.key, user)
+            outcomes.append("seated")
+        except services.TableRefused as exc:
+            outcomes.append(exc.status)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=take, args=(u,)) for u in people]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert sorted(outcomes, key=str) == [409, 409, 409, "seated"]
+    assert Match.objects.count() == 1
