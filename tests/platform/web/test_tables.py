@@ -129,6 +129,10 @@ def test_the_creator_cannot_take_a_second_seat_and_a_deleted_accounts_seat_is_fr
     assert a.post(f"/tables/join/{key}/").status_code == 409  # already seated
     assert client_of(bea).post(f"/tables/join/{key}/").status_code == 302
     assert TableSeat.objects.filter(person=bea).exists()
+    # the open table is on the user pages of the people at it, for themselves only
+    assert where in client_of(bea).get("/users/bea/").content.decode()
+    assert where in a.get("/users/ann/").content.decode()
+    assert where not in client_of(bea).get("/users/ann/").content.decode()
     delete_account(bea)
     assert not TableSeat.objects.filter(person=bea).exists()
     state = a.get(f"{where}state/").json()
