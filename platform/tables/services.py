@@ -106,19 +106,25 @@ def by_key(key: str, *, lock: bool = False) -> Table:
     return table
 
 
+def free_seats(table: Table, seats: list[TableSeat], user: User) -> list[TableSeat]:
+    """The seats of `table` that `user` could take now; raises TableRefused (410 closed, 409 seated or full)."""
+    _refuse_closed(table)
+    if any(s.person_id == user.pk for s in seats):
+        raise TableRefused(409, _("you already have a seat at this table"))
+    free = [s for s in seats if s.version_id is None and s.person_id is None]
+    if table.status != Table.Status.OPEN or not free:
+        raise TableRefused(409, _("every seat of this table is taken"))
+    return free
+
+
 def join(key: str, user: User) -> Table:
     """`user` takes the first free person's seat of the table of `key`; when it was the last one the table's
     match is queued (`start`). Refuses (404, 410, 409) an unknown key, a closed table, a person already seated,
     a table with no free seat."""
     with transaction.atomic():
         table = by_key(key, lock=True)
-        _refuse_closed(table)
         seats = list(TableSeat.objects.select_for_update().filter(table=table).order_by("seat"))
-        if any(s.person_id == user.pk for s in seats):
-            raise TableRefused(409, _("you already have a seat at this table"))
-        free = [s for s in seats if s.version_id is None and s.person_id is None]
-        if table.status != Table.Status.OPEN or not free:
-            raise TableRefused(409, _("every seat of this table is taken"))
+        free = free_seats(table, seats, user)
         free[0].person, free[0].taken_at = user, timezone.now()
         free[0].save(update_fields=["person", "taken_at"])
         if len(free) == 1:

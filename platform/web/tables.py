@@ -11,9 +11,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from tables import services
+from tables.forms import CLOCKS
 from tables.models import Table
-
-from .play_new import CLOCKS
 
 
 def _clock_label(table: Table) -> str:
@@ -30,16 +29,19 @@ def _table(request, table_id: int) -> Table:
 
 
 def table(request, table_id: int):
+    """The table's page. Its creator arrives from /play/ with the invitation's key in the address's fragment
+    (`#invite=<key>`), which the page's script turns into the link to send: the key never reaches the server
+    again."""
     if not request.user.is_authenticated:
         return redirect(f"{reverse('web:login')}?next={request.path}")
     t = _table(request, table_id)
-    key = request.session.get("table_keys", {}).get(str(t.pk)) if t.creator_id == request.user.pk else None
-    invite = request.build_absolute_uri(services.invite_path(key)) if key and t.status == Table.Status.OPEN else ""
+    if t.status == Table.Status.STARTED and t.match_id:  # everyone at the table goes to its match
+        return redirect("web:match", match_id=t.match_id)
     response = render(request, "web/table.html", {
-        "table": t, "state": services.state(t, request.user), "invite": invite, "clock": _clock_label(t),
+        "table": t, "state": services.state(t, request.user), "clock": _clock_label(t),
         "is_creator": t.creator_id == request.user.pk})
     response["Cache-Control"] = "no-store"
-    response["Referrer-Policy"] = "same-origin"  # the invitation's address is on the page
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 
@@ -73,11 +75,14 @@ def table_invite(request, key: str):
             t = services.join(key, request.user)
             return redirect("web:table", table_id=t.pk)
         t = services.by_key(key)
+        services.free_seats(t, list(t.seats.all()), request.user)  # what a POST would say, said now
     except services.TableRefused as exc:
         error, status = str(exc), exc.status
         if t is None and exc.status != 404:
             t = services.by_key(key)
     seated = t is not None and t.seats.filter(person=request.user).exists()
+    if seated and request.method == "GET":
+        error, status = "", 200  # their own table: the link to it
     response = render(request, "web/table_invite.html", {
         "table": t if status != 404 else None, "state": services.state(t, request.user) if t else None,
         "error": error, "seated": seated, "clock": _clock_label(t) if t else ""}, status=status)

@@ -11,6 +11,7 @@ from test_referee_people import Gone, Scripted
 
 from arena import replay as replays
 from arena.match import BotSpec, FaultKind, TimeControl, run_match
+from arena.match.ask import seat_clock
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -31,6 +32,8 @@ def test_a_person_on_their_own_clock_beside_a_sandboxed_bot_on_the_ladder_clock(
     seats = {s["seat"]: s for s in replay["header"]["seats"]}
     assert seats[0]["time_control"]["decision_ms"] == 30_000 and "time_control" not in seats[1]
     assert replay["header"]["time_control"]["decision_ms"] == 1000
+    # `arena replay ask` asks a decision again on the clock its seat played on
+    assert seat_clock(replay["header"], 0) == own and seat_clock(replay["header"], 1) == ladder
 
 
 def test_each_seat_times_out_and_is_disqualified_by_its_own_clock():

@@ -117,8 +117,8 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 
-@pytest.fixture(scope="module")
-def browser():
+def new_chromium():
+    """A headless Chromium of its own (its own cookies: another person's session)."""
     if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
         pytest.skip("needs chromium and chromium-driver (apt install chromium chromium-driver)")
     from selenium import webdriver
@@ -132,6 +132,12 @@ def browser():
         opts.add_argument(flag)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
     driver.implicitly_wait(0)
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browser():
+    driver = new_chromium()
     yield driver
     driver.quit()
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+import pytest
 from django.test import Client
 from django.utils import timezone
 
@@ -22,10 +23,12 @@ def set_table(c, bot, players=3, seat="0"):
     resp = c.post("/play/", {"game": bot.game, "players": str(players), "seat": seat, "clock": "30s",
                              **{k: v for k, v in others.items() if int(k[-1]) < players}})
     assert resp.status_code == 302, resp.content.decode()[-1500:]
-    page = c.get(resp["Location"])
-    assert page.status_code == 200
-    key = re.search(r'value="https?://[^"]*/tables/join/([A-Za-z0-9_-]+)/"', page.content.decode()).group(1)
-    return resp["Location"], key
+    # the key only in the fragment (never sent back to the server), for the page's script to show
+    where, _, fragment = resp["Location"].partition("#invite=")
+    page = c.get(where)
+    assert page.status_code == 200 and "data-invite-box" in page.content.decode()
+    assert fragment not in page.content.decode()
+    return where, fragment
 
 
 def csrf_client(user) -> Client:
@@ -77,15 +80,19 @@ def test_a_table_is_set_joined_through_its_link_and_its_match_queued(house, make
                                                                  ("bot", minos_bot.active_version.seat_name)]
     # both find the table on their user page
     for name in ("ann", "bea"):
-        assert f"/matches/{match.pk}/" in client_of(ann).get(f"/users/{name}/").content.decode()
-    # the same link again: the table is full (409), whoever opens it
-    assert post_with_token(csrf_client(make_user("cid")), invite).status_code == 409
+        page = client_of(ann).get(f"/users/{name}/").content.decode()
+        assert f"/matches/{match.pk}/" in page and page.count('class="person-seat"') == 2  # both people's seats
+    # the same link again: the table is full (409), whoever opens it; the page says so before any POST
+    cid = csrf_client(make_user("cid"))
+    full = cid.get(invite)
+    assert full.status_code == 409 and "data-take-seat" not in full.content.decode()
+    assert cid.post(invite, {"csrfmiddlewaretoken": cid.cookies["csrftoken"].value}).status_code == 409
     assert post_with_token(b, invite).status_code == 409
 
 
-def test_forged_expired_cancelled_and_foreign_tables_are_refused(house, make_user):  # noqa: F811
-    from tables import services
+def test_forged_expired_cancelled_and_foreign_tables_are_refused(house, make_user, settings):  # noqa: F811
     from tables.models import Table
+    from tables.tasks import expire_tables
 
     thebes_bot, _ = house
     ann, bea, cid = make_user("ann"), make_user("bea"), make_user("cid")
@@ -99,7 +106,9 @@ def test_forged_expired_cancelled_and_foreign_tables_are_refused(house, make_use
     assert b.post(f"{where}cancel/").status_code == 404  # only its creator cancels
     Table.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
     assert b.post(f"/tables/join/{key}/").status_code == 410  # expired, before the sweep
-    assert services.expire() == 1 and Table.objects.get().status == Table.Status.EXPIRED
+    # beat's sweep (settings.CELERY_BEAT_SCHEDULE) marks it expired
+    assert settings.CELERY_BEAT_SCHEDULE["expire-tables"]["task"] == expire_tables.name
+    assert expire_tables() == 1 and Table.objects.get().status == Table.Status.EXPIRED
     assert b.post(f"/tables/join/{key}/").status_code == 410
     _, key2 = set_table(a, thebes_bot, players=2)
     t2 = Table.objects.get(status=Table.Status.OPEN)
@@ -120,6 +129,10 @@ def test_the_creator_cannot_take_a_second_seat_and_a_deleted_accounts_seat_is_fr
     assert a.post(f"/tables/join/{key}/").status_code == 409  # already seated
     assert client_of(bea).post(f"/tables/join/{key}/").status_code == 302
     assert TableSeat.objects.filter(person=bea).exists()
+    # the open table is on the user pages of the people at it, for themselves only
+    assert where in client_of(bea).get("/users/bea/").content.decode()
+    assert where in a.get("/users/ann/").content.decode()
+    assert where not in client_of(bea).get("/users/ann/").content.decode()
     delete_account(bea)
     assert not TableSeat.objects.filter(person=bea).exists()
     state = a.get(f"{where}state/").json()
@@ -135,3 +148,75 @@ def test_making_tables_is_rate_limited(house, make_user, settings):  # noqa: F81
     c = client_of(make_user("ann"))
     form = {"game": "thebes", "players": "2", "seat": "0", "clock": "30s", "opponent1": "person"}
     assert [c.post("/play/", form).status_code for _ in range(3)] == [302, 302, 429]
+
+
+def test_the_api_sits_down_sets_joins_and_cancels_tables_as_the_page_does(house, make_user, client_for):  # noqa: F811
+    from matches.models import Match
+    from tables.models import Table
+
+    thebes_bot, _ = house
+    ann, bea, cid = make_user("ann"), make_user("bea"), make_user("cid")
+    a, b, c = client_for(ann), client_for(bea), client_for(cid)
+    base = {"game": "thebes", "players": 3, "seat": 0, "clock": "30s"}
+    assert client_for().post("/api/tables/", {**base, "opponent1": "person", "opponent2": thebes_bot.pk},
+                             format="json").status_code in (401, 403)
+    # a match with a seat for a person is a table, and a table needs one
+    assert a.post("/api/human-matches/", {**base, "opponent1": "person", "opponent2": thebes_bot.pk},
+                  format="json").status_code == 400
+    assert a.post("/api/tables/", {**base, "opponent1": thebes_bot.pk, "opponent2": thebes_bot.pk},
+                  format="json").status_code == 400
+    assert a.post("/api/human-matches/", {**base, "opponent1": 999999, "opponent2": thebes_bot.pk},
+                  format="json").status_code == 400  # no such bot
+    made = a.post("/api/human-matches/", {**base, "opponent1": thebes_bot.pk, "opponent2": thebes_bot.pk},
+                  format="json")
+    assert made.status_code == 201 and Match.objects.get(pk=made.json()["match"]).people == {"0": ann.pk}
+    resp = a.post("/api/tables/", {**base, "opponent1": "person", "opponent2": thebes_bot.pk}, format="json")
+    assert resp.status_code == 201, resp.content
+    body = resp.json()
+    assert body["invite_url"].endswith(f"/tables/join/{body['key']}/") and body["status"] == "open"
+    assert b.get(f"/api/tables/{body['id']}/").status_code == 404  # not at the table
+    assert b.post("/api/tables/join/", {"key": body["key"][::-1]}, format="json").status_code == 404
+    assert b.post(f"/api/tables/{body['id']}/cancel/").status_code == 404  # not its creator
+    joined = b.post("/api/tables/join/", {"key": body["key"]}, format="json")
+    assert joined.status_code == 200 and joined.json()["match_url"].startswith("/matches/")
+    assert c.post("/api/tables/join/", {"key": body["key"]}, format="json").status_code == 409  # full
+    assert a.post(f"/api/tables/{body['id']}/cancel/").status_code == 409  # started
+    again = a.post("/api/tables/", {**base, "opponent1": "person", "opponent2": "person"}, format="json").json()
+    assert a.post(f"/api/tables/{again['id']}/cancel/").json()["status"] == "cancelled"
+    assert c.post("/api/tables/join/", {"key": again["key"]}, format="json").status_code == 410
+    assert Table.objects.filter(status=Table.Status.CANCELLED).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_people_taking_the_last_seat_at_once_start_one_match(house, make_user):  # noqa: F811
+    import threading
+
+    from django.db import connection
+
+    from matches.models import Match
+    from tables import services
+
+    thebes_bot, _ = house
+    new = services.create(user=make_user("ann"), game="thebes", players=2, seat=0, others=[None],
+                          clock={"decision_ms": 30_000, "bank_ms": 120_000})
+    people = [make_user(f"p{i}") for i in range(4)]
+    barrier = threading.Barrier(len(people))
+    outcomes: list = []
+
+    def take(user) -> None:
+        barrier.wait()
+        try:
+            services.join(new.key, user)
+            outcomes.append("seated")
+        except services.TableRefused as exc:
+            outcomes.append(exc.status)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=take, args=(u,)) for u in people]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert sorted(outcomes, key=str) == [409, 409, 409, "seated"]
+    assert Match.objects.count() == 1

@@ -63,7 +63,19 @@ async function poll() {
   setTimeout(poll, 2000);
 }
 
+// The invitation's key comes in this address's fragment (#invite=<key>, from /play/): never sent to the server.
+function showInvitation() {
+  const box = document.querySelector("[data-invite-box]");
+  const key = new URLSearchParams(location.hash.slice(1)).get("invite") || "";
+  if (!box || !/^[A-Za-z0-9_-]{43}$/.test(key)) return;
+  box.querySelector("[data-invite]").value = new URL(box.dataset.joinUrl.replace("/-/", `/${key}/`), location.origin).href;
+  box.hidden = false;
+  const missing = document.querySelector("[data-invite-missing]");
+  if (missing) missing.hidden = true;
+}
+
 if (root) {
+  showInvitation();
   const copy = document.querySelector("[data-copy]");
   const link = document.querySelector("[data-invite]");
   if (copy && link) {
