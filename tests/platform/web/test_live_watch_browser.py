@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from tests.platform.web.conftest import wait
+from tests.platform.web.conftest import both_widths, wait
 from tests.platform.web.test_accessibility_browser import axe_source, violations  # noqa: F401  (a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.sandbox, pytest.mark.django_db(transaction=True),
@@ -47,13 +47,7 @@ def test_a_second_browser_watches_a_ladder_match_decision_by_decision(celery_wor
 
     services.send(match.pk)  # the worker starts it now; the page is already listening
     wait(browser, lambda d: int(data(d, "received") or 0) >= 8 or data(d, "ended"), 240)
-    show = "document.querySelector('[data-live-watch]').scrollIntoView()"
-    browser.execute_script(show)
-    browser.save_screenshot(str(ARTIFACTS / f"live-{game}-1366.png"))
-    browser.set_window_size(390, 844)
-    browser.execute_script(show)
-    browser.save_screenshot(str(ARTIFACTS / f"live-{game}-390.png"))
-    browser.set_window_size(1366, 900)
+    both_widths(browser, "[data-live-watch]", str(ARTIFACTS / f"live-{game}"))
     wait(browser, lambda d: data(d, "ended") == "1", 300)
     browser.save_screenshot(str(ARTIFACTS / f"live-{game}-ended-1366.png"))
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.platform.web.conftest import wait
+from tests.platform.web.conftest import both_widths, wait
 from tests.platform.web.test_accessibility_browser import axe_source, violations  # noqa: F401  (a fixture)
 from tests.platform.web.test_bot_logs_browser import _log_in
 
@@ -49,10 +49,6 @@ def thing(target: str) -> str:
     return kind
 
 
-def no_sideways_scroll(driver) -> bool:
-    return driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
-
-
 @pytest.mark.parametrize("game", ["thebes", "minos"])
 def test_a_person_plays_a_whole_game_by_clicking_on_the_board(celery_worker, browser, live_server, axe_source,  # noqa: F811
                                                             make_user, game):
@@ -76,13 +72,7 @@ def test_a_person_plays_a_whole_game_by_clicking_on_the_board(celery_worker, bro
     browser.set_window_size(1366, 900)
     browser.get(f"{live_server.url}/matches/{match.pk}/")
     # waiting: the page is open before the worker asks anything (the random bot answers faster than a screenshot)
-    show = "document.querySelector('[data-play]').scrollIntoView()"
-    browser.execute_script(show)
-    browser.save_screenshot(str(ARTIFACTS / f"play-{game}-waiting-1366.png"))
-    browser.set_window_size(390, 844)
-    browser.execute_script(show)
-    browser.save_screenshot(str(ARTIFACTS / f"play-{game}-waiting-390.png"))
-    browser.set_window_size(1366, 900)
+    both_widths(browser, "[data-play]", str(ARTIFACTS / f"play-{game}-waiting"))
     rng = random.Random(3)
     answers = 0
     used: set[str] = set()
@@ -103,13 +93,7 @@ def test_a_person_plays_a_whole_game_by_clicking_on_the_board(celery_worker, bro
             labels = [b.text for b in browser.find_elements(By.CSS_SELECTOR, "[data-play-actions] button")]
             legends = [x.text for x in browser.find_elements(By.CSS_SELECTOR, "[data-play-actions] legend")]
             assert labels and legends and all(x.strip() for x in legends)  # words, grouped by kind
-            browser.execute_script("document.querySelector('[data-play]').scrollIntoView()")
-            browser.save_screenshot(str(ARTIFACTS / f"play-{game}-turn-1366.png"))
-            browser.set_window_size(390, 844)
-            browser.execute_script("document.querySelector('[data-live-watch]').scrollIntoView()")
-            assert no_sideways_scroll(browser)
-            browser.save_screenshot(str(ARTIFACTS / f"play-{game}-turn-390.png"))
-            browser.set_window_size(1366, 900)
+            both_widths(browser, "[data-play]", str(ARTIFACTS / f"play-{game}-turn"))
         # a board thing not chosen yet from the board, when the turn offers one
         fresh = [el for el in browser.find_elements(By.CSS_SELECTOR, "[data-board] [data-play-target]")
                  if thing(el.get_attribute("data-play-target")) in BOARD_THINGS[game] - used]
