@@ -64,9 +64,7 @@ def live_now(matches: QuerySet[Match], n: int = 8) -> list[Match]:
                                            .order_by("seat")))[:n])
 
 
-def _event(name: str, data: str, entry_id: str | None = None) -> str:
-    head = f"id: {entry_id}\n" if entry_id else ""
-    return f"{head}event: {name}\ndata: {data}\n\n"
+_event = watchers.sse
 
 
 @require_GET
@@ -200,6 +198,6 @@ def _stream(match_id: int, game: str, seat: int | None, with_turns: bool,
                 if with_turns and seat is not None and (turn := _turn(match_id, game, seat, fields, language)):
                     yield _event("turn", turn, entry_id)
                 continue
-            yield _event("frame", fields["frame"], entry_id)
+            yield fields.get(watchers.SSE) or _event("frame", fields["frame"], entry_id)
     finally:
         hub.unsubscribe(watcher)

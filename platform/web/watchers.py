@@ -34,6 +34,16 @@ BLOCK_MS = 200
 LOST: tuple[str, dict[str, str]] = ("", {"lost": "1"})
 
 
+#: The key of an entry's fields under which the reader puts the entry's server-sent event, ready to send.
+SSE = "_sse"
+
+
+def sse(name: str, data: str, entry_id: str | None = None) -> str:
+    """One server-sent event."""
+    head = f"id: {entry_id}\n" if entry_id else ""
+    return f"{head}event: {name}\ndata: {data}\n\n"
+
+
 @dataclass(eq=False)
 class Watcher:
     """One watcher of one stream: its entries arrive on `entries` ((id, fields), or `LOST`)."""
@@ -148,6 +158,8 @@ class Hub:
                         continue
                     for raw_id, fields in entries:
                         entry = (raw_id.decode(), {k.decode(): v.decode() for k, v in fields.items()})
+                        if "frame" in entry[1]:  # the same bytes for every watcher: made once, here
+                            entry[1][SSE] = sse("frame", entry[1]["frame"], entry[0])
                         self._seen[stream] = entry[0]
                         for w in self._watchers[stream]:
                             w.entries.put(entry)

@@ -195,3 +195,18 @@ def round_robin(world):
     match.kind = "tournament"
     match.save(update_fields=["kind"])
     return {"tournament": t, "entries": entries}
+
+
+def both_widths(driver, selector: str, path_stem: str) -> None:
+    """Screenshots of the element `selector` scrolled into view at 1366 and 390 px (`<path_stem>-1366.png`,
+    `-390.png`); at 390 px nothing may scroll sideways (the board follows the width). Back at 1366 px after."""
+    show = f"document.querySelector({selector!r}).scrollIntoView()"
+    driver.set_window_size(1366, 900)
+    driver.execute_script(show)
+    driver.save_screenshot(f"{path_stem}-1366.png")
+    driver.set_window_size(390, 844)
+    driver.execute_script(show)
+    assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1"), \
+        "the page scrolls sideways at 390 px"
+    driver.save_screenshot(f"{path_stem}-390.png")
+    driver.set_window_size(1366, 900)

@@ -18,6 +18,7 @@ from django.test import Client
 
 from arena import replay as replays
 from arena.match import BotSpec, FaultKind, TimeControl, run_match
+from tests.platform.web.test_live_watch import events_of
 
 ROOT = Path(__file__).resolve().parents[3]
 #: How long the test waits for the worker's side to ask (generous: the machine may be slow; no timing asserted).
@@ -213,11 +214,3 @@ def test_the_turn_is_pushed_on_the_persons_own_seat_stream_in_words_and_to_nobod
     finally:
         conn.close()
 
-
-def events_of(body: str) -> list[dict]:
-    out = []
-    for block in body.split("\n\n"):
-        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":"))
-        if "event" in fields and "data" in fields:
-            out.append(fields)
-    return out

@@ -11,6 +11,8 @@ import { gettext, interpolate } from "../i18n.js";
 
 // the fallback: the pushed turn normally arrives first
 const POLL_MS = 3000;
+// a group with more actions than this is folded (its actions are chosen from the board, or the list opened)
+const LONG = 8;
 const TARGETS = {
   place: (board, id) => board.querySelectorAll(`[data-place="${CSS.escape(id)}"]`),
   card: (board, id) => board.querySelectorAll(`[data-card="${CSS.escape(id)}"]`),
@@ -19,6 +21,7 @@ const TARGETS = {
   region: (board, id) => board.querySelectorAll(`[data-region="${CSS.escape(id)}"]`),
   offer: (board, id) => [...board.querySelectorAll(".offer-card")].slice(Number(id) - 1, Number(id)),
 };
+const SVG = "http://www.w3.org/2000/svg";
 const targetKey = (t) => (t ? `${t.kind}:${t.id}` : "");
 
 export function play(root) {
@@ -118,7 +121,17 @@ export function play(root) {
       const fieldset = document.createElement("fieldset");
       const legend = document.createElement("legend");
       legend.textContent = group;
-      fieldset.append(legend, ...list.map(button));
+      fieldset.append(legend);
+      if (list.length > LONG) {
+        // a long list (Minos' dice × actions) folds away: the board's things choose among it, or it opens
+        const more = document.createElement("details");
+        const summary = document.createElement("summary");
+        summary.textContent = interpolate(gettext("All %(n)s choices (or choose on the board)"), { n: list.length }, true);
+        more.append(summary, ...list.map(button));
+        fieldset.append(more);
+      } else {
+        fieldset.append(...list.map(button));
+      }
       parts.push(fieldset);
     }
     actions.replaceChildren(...parts);
@@ -129,12 +142,12 @@ export function play(root) {
   }
 
   // ------------------------------------------------------------------------------ the board's things, chosen
+  // each thing an action is about gets a button drawn over it (a rect of its size: the thing's own drawing keeps
+  // its texts, the button's name is the action's words)
   function clearTargets() {
     if (!board) return;
-    for (const el of board.querySelectorAll(".play-target")) {
-      el.classList.remove("play-target");
-      for (const a of ["tabindex", "role", "aria-label", "data-play-target"]) el.removeAttribute(a);
-    }
+    for (const layer of board.querySelectorAll("[data-play-hits]")) layer.remove();
+    if (board.dataset.role) { board.setAttribute("role", board.dataset.role); delete board.dataset.role; }
     for (const b of actions.querySelectorAll(".picked")) b.classList.remove("picked");
   }
 
@@ -149,18 +162,27 @@ export function play(root) {
       if (!byTarget.has(k)) byTarget.set(k, { target: a.target, list: [] });
       byTarget.get(k).list.push(a);
     }
-    if (byTarget.size) board.setAttribute("role", "group"); // its things are buttons now, not one picture
+    if (!byTarget.size) return;
+    const layer = document.createElementNS(SVG, "g");
+    layer.setAttribute("class", "play-hits");
+    layer.dataset.playHits = "";
     for (const [k, { target, list }] of byTarget) {
       for (const el of TARGETS[target.kind](board, target.id)) {
-        el.classList.add("play-target");
-        el.setAttribute("tabindex", "0");
-        el.setAttribute("role", "button");
-        el.dataset.playTarget = k;
-        el.setAttribute("aria-label", list.length === 1 ? list[0].label
-          : interpolate(gettext("%(first)s (and %(n)s more choices)"), { first: list[0].label, n: list.length - 1 }, true));
-        for (let up = el.parentElement; up && up !== board; up = up.parentElement) up.removeAttribute("aria-hidden");
+        const box = el.getBBox();
+        if (!box.width || !box.height) continue;
+        const hit = document.createElementNS(SVG, "rect");
+        for (const [name, value] of Object.entries({ x: box.x - 3, y: box.y - 3, width: box.width + 6, height: box.height + 6,
+          rx: 6, class: "play-target", tabindex: "0", role: "button", "data-play-target": k,
+          "aria-label": list.length === 1 ? list[0].label
+            : interpolate(gettext("%(first)s (and %(n)s more choices)"), { first: list[0].label, n: list.length - 1 }, true) })) {
+          hit.setAttribute(name, value);
+        }
+        layer.append(hit);
       }
     }
+    board.append(layer);
+    board.dataset.role = board.getAttribute("role") || "img";
+    board.setAttribute("role", "group"); // its things are buttons now, not one picture
   }
 
   function pick(k) {
@@ -170,7 +192,11 @@ export function play(root) {
     // several actions are about this thing: they are marked in the panel, the first one focused
     for (const b of actions.querySelectorAll(".picked")) b.classList.remove("picked");
     const buttons = [...actions.querySelectorAll("button")].filter((b) => b.dataset.target === k);
-    for (const b of buttons) b.classList.add("picked");
+    for (const b of buttons) {
+      b.classList.add("picked");
+      const fold = b.closest("details");
+      if (fold) fold.open = true;
+    }
     status.textContent = interpolate(gettext("%(n)s actions are about this: choose one of the marked ones."), { n: list.length }, true);
     if (buttons[0]) { buttons[0].scrollIntoView({ block: "nearest" }); buttons[0].focus({ preventScroll: true }); }
   }
@@ -198,7 +224,8 @@ export function play(root) {
       if (resp.ok) {
         done = Math.max(done, decision);
         root.dataset.answered = String(Number(root.dataset.answered || 0) + 1);
-        waiting();
+        // (the next turn, pushed, can arrive before this answer's response: it stays)
+        if (!current || current.decision <= decision) waiting();
       } else {
         const body = await resp.json().catch(() => ({}));
         error.textContent = body.error || gettext("The action was not accepted.");

@@ -74,6 +74,7 @@ export async function watch(root) {
       : frame.index === 0 ? gettext("The match has started.")
       : interpolate(gettext("Turn %(turn)s: %(seat)s decided."), { turn: frame.index, seat: seatName(frame.seat) }, true)
         + (frame.to_move >= 0 ? " " + interpolate(gettext("Next: %(seat)s."), { seat: seatName(frame.to_move) }, true) : "");
+    if (story) root.dataset.told = String(Number(root.dataset.told || 0) + 1); // frames told in words
     if (frame.scores) {
       told.scores.push(frame.scores);
       told.turns.push({ scoring: story ? story.scoring : null });
