@@ -56,13 +56,17 @@ def say(message: str) -> None:
     print(f"[compose-e2e {time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
-def check(name: str, ok: bool, detail: str = "") -> None:
+def check(name: str, ok: bool, detail: str = "", fatal: bool = True) -> None:
+    """Record a check; a failed one stops the part unless `fatal` is False (then the part goes on, to learn what
+    else holds, and still ends failed)."""
     if ok:
         passed.append(name)
         say(f"PASS {name}{': ' + detail if detail else ''}")
     else:
         failed.append(name)
         say(f"FAIL {name}{': ' + detail if detail else ''}")
+        if not fatal:
+            return
         error = CheckFailed(f"{name}: {detail}")
         error.recorded = True  # type: ignore[attr-defined]
         raise error
@@ -232,22 +236,29 @@ def user_part() -> dict:
         check(f"{runtime} bot uploaded through the API", status == 201, f"{status} {content[:300]!r}")
         versions[runtime] = (bot["id"], json.loads(content)["id"])
 
+    ready: dict[str, bool] = {}
     for runtime, (_bot_id, version_id) in versions.items():
         def validated(version_id: int = version_id) -> dict | None:
             v = api("GET", f"/api/versions/{version_id}/", token=token)
             return v if v["status"] not in ("pending", "validating", "queued", "building") else None
 
         v = wait_for(f"the {runtime} bot's validation in the worker", validated, WAIT_VALIDATED)
+        if v["status"] != "ready":  # the owner's log says more (the worker's log has the fault summary)
+            say(f"{runtime} bot's validation log (its owner's view), last lines:\n"
+                + "\n".join((v.get("validation_log") or "").splitlines()[-30:]))
         check(f"{runtime} bot validated in the worker's sandbox", v["status"] == "ready",
-              f"status {v['status']} {v.get('status_reason', '')}")
+              f"status {v['status']} {v.get('status_reason', '')}", fatal=False)
+        ready[runtime] = v["status"] == "ready"
 
     first_finished: dict[str, float] = {}
     for runtime, (bot_id, _) in versions.items():
+        if not ready[runtime]:
+            continue  # a failed version plays no ladder match
         got = wait_for(f"a finished ladder match of the {runtime} bot",
                        lambda bot_id=bot_id: finished_matches(token, bot_id), WAIT_MATCHES, interval=5)
         first_finished[runtime] = time.time()
         check(f"ladder match of the {runtime} bot finished", bool(got), f"match {got[0]['id']}")
-    match = finished_matches(token, versions["cpp"][0])[0]
+    match = finished_matches(token, versions["cpp" if ready["cpp"] else "python"][0])[0]
     status, content, headers = http("GET", f"/api/matches/{match['id']}/replay/", token=token)
     body = content
     if content[:2] == b"\x1f\x8b":
@@ -260,7 +271,7 @@ def user_part() -> dict:
     refused, _, _ = http("GET", "/metrics")
     check("/metrics answers with the token and refuses without it",
           status == 200 and b"arena_" in content and refused in (401, 403, 404), f"{status} / {refused}")
-    timing = min(first_finished.values()) - up_started
+    timing = min(first_finished.values()) - up_started if first_finished else float("nan")
     say(f"TIMING up to the first finished match of an uploaded bot: {timing:.0f} s")
     state = {"token": token, "name": name, "versions": versions, "replay_match": match["id"]}
     STATE.mkdir(parents=True, exist_ok=True)
