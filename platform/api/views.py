@@ -3,10 +3,13 @@ only a bot's owner changes it. Every list is paginated; every client mistake is 
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db.models import F, Prefetch, Window
 from django.db.models.functions import RowNumber
 from django.http import FileResponse
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, mixins, parsers, permissions, status, viewsets
@@ -152,7 +155,8 @@ class VersionViewSet(viewsets.ReadOnlyModelViewSet):
         """POST (owner): validate this version again as it is, when it failed for a transient reason (its build
         timed out: the bot's build cache kept what it compiled; or the server could not validate it). 202 with
         the version, now pending; 409 for any other version (fix the bot and upload a new version)."""
-        return self._owners_change(request, revalidate, RevalidateRefused, "validate its versions again",
+        return self._owners_change(request, revalidate, RevalidateRefused, gettext_lazy(
+            "only the bot's owner (a team bot: the team's members) can validate its versions again"),
                                    status.HTTP_202_ACCEPTED)
 
     @extend_schema(request=None, responses={200: s.VersionSerializer})
@@ -161,14 +165,15 @@ class VersionViewSet(viewsets.ReadOnlyModelViewSet):
         """POST (owner): a version suspended for its faults plays again as it is, when its owner finds the
         faults were not the bot's doing; the suspension rule then counts only the matches it finishes from now
         on (matches.suspension). 200 with the version, now ready; 409 for a version that is not suspended."""
-        return self._owners_change(request, resume, ResumeRefused, "resume its versions", status.HTTP_200_OK)
+        return self._owners_change(request, resume, ResumeRefused, gettext_lazy(
+            "only the bot's owner (a team bot: the team's members) can resume its versions"), status.HTTP_200_OK)
 
-    def _owners_change(self, request, change, refused: type[Exception], doing: str, done: int) -> Response:
-        """An owner's change of this version's status (`change(version)`): 403 for anyone else, 409 with the
-        reason when `change` raises `refused`, else `done` with the version."""
+    def _owners_change(self, request, change, refused: type[Exception], forbidden: Any, done: int) -> Response:
+        """An owner's change of this version's status (`change(version)`): 403 with `forbidden` for anyone else,
+        409 with the reason when `change` raises `refused`, else `done` with the version."""
         version = self.get_object()
         if not can_play(request.user, version.bot):
-            raise exceptions.PermissionDenied(f"only the bot's owner (a team bot: the team's members) can {doing}")
+            raise exceptions.PermissionDenied(str(forbidden))
         try:
             version = change(version)
         except refused as exc:
