@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db.models import F, Prefetch, Window
 from django.db.models.functions import RowNumber
 from django.http import FileResponse
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, mixins, parsers, permissions, status, viewsets
@@ -123,11 +123,11 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
         limit = settings.ARENA_UPLOAD_MAX_BYTES
         declared = request.META.get("CONTENT_LENGTH") or "0"
         if declared.isdigit() and int(declared) > limit + 64 * 1024:  # refuse before receiving the body
-            return Response({"detail": f"the upload is {int(declared) / 1e6:.1f} MB; uploads are limited to "
-                                       f"{limit // (1024 * 1024)} MB"}, status=status.HTTP_400_BAD_REQUEST)
+            return Response({"detail": gettext("the upload is %(size)s MB; uploads are limited to %(limit)s MB") % {
+                "size": f"{int(declared) / 1e6:.1f}", "limit": limit // (1024 * 1024)}}, status=status.HTTP_400_BAD_REQUEST)
         upload = request.FILES.get("archive")
         if upload is None:
-            raise exceptions.ValidationError({"archive": "send the bot as a multipart file field 'archive'"})
+            raise exceptions.ValidationError({"archive": gettext("send the bot as a multipart file field 'archive'")})
         try:
             version = create_version(bot, upload, size=upload.size, filename=upload.name or "",
                                      uploaded_by=request.user)
@@ -246,10 +246,10 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         """The match's replay file (`*.replay.json.gz`, see arena/replay.py)."""
         match = self.get_object()
         if not objects.exists(match.replay_path):
-            raise exceptions.NotFound("this match has no replay (not finished, or failed)")
+            raise exceptions.NotFound(gettext("this match has no replay (not finished, or failed)"))
         if not deal_visible(match, request.user):
             # a duplicate set's other rotations (or the other game of a version-test pair) still play this deal
-            raise exceptions.PermissionDenied("this replay is shown once every match played with its seed is over")
+            raise exceptions.PermissionDenied(gettext("this replay is shown once every match played with its seed is over"))
         # streamed from storage through this view (not a redirect to a presigned URL): the check above holds at
         # every download and the bucket stays private
         return FileResponse(objects.storage().open(match.replay_path, "rb"), as_attachment=True,
