@@ -25,7 +25,6 @@ WORKDIR /app
 COPY pyproject.toml README.md manage.py ./
 COPY arena ./arena
 COPY proto ./proto
-COPY platform ./platform
 COPY bots ./bots
 COPY scripts/build-image ./scripts/build-image
 # The bots' runtimes and the built-in C++, Go and Java bots are built here (trusted code; no sandbox during
@@ -34,6 +33,9 @@ COPY scripts/build-image ./scripts/build-image
 RUN --mount=type=secret,id=extra_ca python3 -m venv $VIRTUAL_ENV \
  && with-build-ca sh -c "pip install -q --no-cache-dir --upgrade pip && pip install -q --no-cache-dir -e '.[deploy]' \
  && scripts/build-image"
+# The platform after the long step above, which needs only the engine (the installed package is `arena*`): a
+# change to the platform rebuilds the image in seconds from the cache, not in many minutes.
+COPY platform ./platform
 
 # The web server and beat run as the unprivileged `arena` (the image's default user); only the worker runs as root
 # (docker-compose.yml: the sandbox needs it). /data is each container's own working folder (packages, replays and

@@ -34,9 +34,11 @@ test: install
 	$(BIN)/pytest
 
 # The engine suite again on the pure-Python engines (`make test` runs it on the compiled ones that make install
-# builds): both must pass every rule and property test (arena/games/native.py). About two minutes.
+# builds): both must pass every rule and property test (arena/games/native.py), and the search bots' rollout
+# policies (compiled with the engines) must play on both. About two minutes.
 PURE_ENGINE_TESTS := tests/arena/thebes tests/arena/minos tests/arena/replay tests/arena/test_determinize.py \
-	tests/arena/test_rng.py tests/arena/test_registry.py tests/arena/test_selfplay.py tests/arena/test_public_data.py
+	tests/arena/test_rng.py tests/arena/test_registry.py tests/arena/test_selfplay.py tests/arena/test_public_data.py \
+	tests/bots/test_rollout.py
 test-pure: install
 	ARENA_PURE=1 $(BIN)/pytest -m "not slow" $(PURE_ENGINE_TESTS)
 

@@ -3,7 +3,7 @@
 ```
 {"format": "arena-replay", "version": 1,
  "header": {"game", "params", "engine_version", "arena_version", "seed", "time_control",
-            "seats": [{"seat", "name", "sha256"}], "bot_seed_key"},
+            "seats": [{"seat", "name", "sha256", "time_control"?}], "bot_seed_key"},
  "decisions": [{"seat", "action", "ms", "fault": null | {"kind", "message"}, "forced", "substitute",
                 "events": [...]}],
  "result": MatchResult.to_json() without replay_path}
@@ -15,7 +15,9 @@ replays written before the option, read as false); `substitute` is true when the
 fallback, not the bot's choice: the seat was out (disqualified) or its call faulted without a usable answer (a
 forced decision is never a substitute; absent in replays written before it was recorded: `frames` then reads
 a faulted decision as one, the only case those replays can tell);
-`events` are what `State.apply` returned.
+`events` are what `State.apply` returned. A seat's `time_control` is there when the seat played on a clock of its own
+(a person's preset beside the bots' ladder clock: `run_match(seat_time_controls=)`); the others played on the
+header's.
 `bot_seed_key` (hex; absent from self-play replays) is the per-match secret that keyed each bot's `bot_seed`
 (`arena.match.protocol.bot_seed`): kept from the bots while they play, written here once the match is over, so
 that anyone can re-derive every bot's seed and re-run the bots to their recorded choices

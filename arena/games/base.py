@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
-TERMINAL = -1
+TERMINAL: Final = -1
 
 Event = dict[str, Any]
 

@@ -41,16 +41,17 @@ from pathlib import Path
 from types import ModuleType
 
 GAMES_DIR = Path(__file__).resolve().parent
-#: the modules mypyc compiles, relative to arena/games: the engines' hot paths and what they import (the game
-#: registry `__init__`, this module, narration, public data and the policies' base stay plain Python)
+#: the modules mypyc compiles, relative to arena/games: the engines' hot paths, the search bots' rollout policies
+#: (`<game>/rollout.py`) and what they import (the game registry `__init__`, this module, narration, public data
+#: and the policies' base stay plain Python)
 MODULES: tuple[str, ...] = (
     "rng.py", "base.py",
     "thebes/data.py", "thebes/actions.py", "thebes/scoring.py", "thebes/state.py", "thebes/game.py",
-    "thebes/determinize.py",
+    "thebes/determinize.py", "thebes/rollout.py",
     "minos/data.py", "minos/actions.py", "minos/position.py", "minos/vases.py", "minos/scoring.py",
     "minos/effects.py", "minos/rhadamanthus.py", "minos/draft.py", "minos/final_combat.py",
     "minos/end_of_round.py", "minos/setup.py", "minos/turn.py", "minos/observation.py", "minos/state.py",
-    "minos/game.py", "minos/determinize.py",
+    "minos/game.py", "minos/determinize.py", "minos/rollout.py",
 )
 GROUP = "arena.games._engines"  # the shared library: arena/games/_engines__mypyc.<abi>.so
 STAMP = "_engines.stamp"

@@ -15,14 +15,67 @@ needs an `engine_version` bump in every game that uses it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
-from mypy_extensions import mypyc_attr
+from mypy_extensions import i64, mypyc_attr
 
-MASK64 = (1 << 64) - 1
-GAMMA = 0x9E3779B97F4A7C15
-_SPAN = MASK64 + 1
+MASK64: Final = (1 << 64) - 1
+GAMMA: Final = 0x9E3779B97F4A7C15
+_SPAN: Final = MASK64 + 1
 T = TypeVar("T")
+
+# The fixed-width core. Python's ints make every step of the reference code below a big-integer operation (its
+# values pass 2**62, the compiled engine's small-int range): a few allocations per step, a quarter of a compiled
+# Thebes playout. Compiled, `i64` is a machine word whose arithmetic wraps like the C it becomes, so the same
+# steps on the state read as a signed 64-bit word give the very same bits: unsigned shifts are arithmetic shifts
+# masked, and an unsigned comparison or remainder is worked out from the sign. Interpreted, `i64` is a plain int
+# that never wraps, so the core is used only where it wraps (`_NATIVE`); the pure engine runs the reference code,
+# and both give the same draws (tests/arena/test_rng.py, and every digest).
+_GAMMA_S: Final[i64] = GAMMA - _SPAN  # the constants as signed words
+_MUL1_S: Final[i64] = 0xBF58476D1CE4E5B9 - _SPAN
+_MUL2_S: Final[i64] = 0x94D049BB133111EB - _SPAN
+_LOW33: Final[i64] = (1 << 33) - 1
+_LOW34: Final[i64] = (1 << 34) - 1
+_LOW37: Final[i64] = (1 << 37) - 1
+_LOW63: Final[i64] = (1 << 63) - 1
+_I64_MAX: Final = (1 << 63) - 1
+_P61: Final[i64] = 1 << 61
+_NATIVE_MAX_N: Final = 1 << 58  # bounds the core takes (2**64 % n is worked out as (2**61 % n) * 8 % n)
+
+
+def _wraps(x: i64) -> bool:
+    return x * 4 == 0
+
+
+#: whether i64 arithmetic wraps here (compiled): then the fixed-width core draws
+_NATIVE: Final = _wraps(1 << 62)
+
+
+def _signed(u: int) -> i64:
+    return u - _SPAN if u > _I64_MAX else u
+
+
+def _unsigned(s: i64) -> int:
+    return int(s) + _SPAN if s < 0 else int(s)
+
+
+def _mix(s: i64) -> i64:
+    """SplitMix64's output function of the (already advanced) state, on a signed word."""
+    x = s ^ ((s >> 30) & _LOW34)
+    x = x * _MUL1_S
+    x = x ^ ((x >> 27) & _LOW37)
+    x = x * _MUL2_S
+    return x ^ ((x >> 31) & _LOW33)
+
+
+def _below_word(s: i64, n: i64) -> tuple[i64, i64]:
+    """(the state after, the draw) of `below(n)` from state `s`, both as signed words (1 <= n < 2**58)."""
+    r = (_P61 % n) * 8 % n  # 2**64 % n: an output is rejected when it is at or above 2**64 - r
+    while True:
+        s = s + _GAMMA_S
+        x = _mix(s)
+        if x >= 0 or x < -r:
+            return s, (((x >> 1) & _LOW63) % n * 2 + (x & 1)) % n
 
 
 # tests script the draws with plain-Python subclasses: compiled by mypyc, it must allow that
@@ -46,6 +99,10 @@ class SplitMix64:
 
         `next64` is inlined (the hot path of Thebes' token draws); the state advances exactly as a loop of
         `next64()` calls would, one step per output drawn, rejected ones included."""
+        if _NATIVE and 0 < n < _NATIVE_MAX_N:
+            s_after, x_out = _below_word(_signed(self.state), n)
+            self.state = _unsigned(s_after)
+            return int(x_out)
         limit = _SPAN - _SPAN % n
         s = self.state
         while True:
@@ -71,6 +128,13 @@ class SplitMix64:
 
     def shuffle(self, items: list) -> None:
         """Fisher-Yates in place, from the last position down (one `below` draw per position but the first)."""
+        if _NATIVE and len(items) < _NATIVE_MAX_N and type(self) is SplitMix64:
+            s = _signed(self.state)  # the state stays a machine word through the whole shuffle
+            for i in range(len(items) - 1, 0, -1):
+                s, j = _below_word(s, i + 1)
+                items[i], items[j] = items[j], items[i]
+            self.state = _unsigned(s)
+            return
         below = self.below
         for i in range(len(items) - 1, 0, -1):
             j = below(i + 1)

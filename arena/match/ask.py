@@ -56,12 +56,19 @@ def position(replay: dict[str, Any], decision: int) -> tuple[State, int, list[Ac
     return state, state.current_player(), state.legal_actions()
 
 
+def seat_clock(header: dict[str, Any], seat: int) -> TimeControl:
+    """The clock `seat` played on: its own when the replay's seat entry has one (`run_match(seat_time_controls=)`),
+    else the match's."""
+    own = next((s.get("time_control") for s in header["seats"] if s["seat"] == seat), None)
+    return TimeControl(**{k: v for k, v in (own or header.get("time_control", {})).items()
+                          if k in TimeControl.__dataclass_fields__})
+
+
 def ask(replay: dict[str, Any], decision: int, bot: str | Path, *, sandbox: bool = True) -> AskResult:
     """Send the request of `decision` to the bot in folder `bot`; never raises because of the bot."""
     state, seat, legal = position(replay, decision)
     header = replay["header"]
-    tc = TimeControl(**{k: v for k, v in header.get("time_control", {}).items()
-                        if k in TimeControl.__dataclass_fields__})
+    tc = seat_clock(header, seat)
     encoder = Encoder(state.game)
     names = [s["name"] for s in sorted(header["seats"], key=lambda s: s["seat"])]
     key = bytes.fromhex(header["bot_seed_key"]) if header.get("bot_seed_key") else None

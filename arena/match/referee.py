@@ -91,6 +91,7 @@ class _Seat:
     checked_at: float = 0.0
     closed: bool = False
     person: Person | None = None  # a person plays this seat (arena.match.person), not a bot process
+    tc: TimeControl = TimeControl()  # this seat's clock: the match's, or its own (`run_match(seat_time_controls=)`)
 
     @property
     def out(self) -> bool:
@@ -193,11 +194,12 @@ def _launch(seat: _Seat, game: Game, limits: SandboxLimits, sandbox: bool) -> No
         seat.disqualify("never started", None)
 
 
-def _connect(seat: _Seat, encoder: Encoder, names: list[str], seed: int, tc: TimeControl, key: bytes) -> None:
+def _connect(seat: _Seat, encoder: Encoder, names: list[str], seed: int, key: bytes) -> None:
     """Wait until the bot serves and call StartMatch; on failure the seat is disqualified with a startup fault.
     Runs in parallel for all seats. `startup_ms` is on the bot's clock (`arena.match.botclock`: the CPU the host
     gave it, not the wall), from its launch to StartMatch's answer; raises HostTrouble when the wall backstop
     passes before the bot was given its `startup_ms`."""
+    tc = seat.tc
     if seat.person is not None:
         seat.person.start(encoder.start(seat.index, names, seed, tc, key))
         return
@@ -299,11 +301,13 @@ def _late(still: int | None, decision: int) -> str:
             f"computing it (or serve calls concurrently)")
 
 
-def _decide(seat: _Seat, encoder: Encoder, state: State, decision: int, legal: list[Action], tc: TimeControl,
+def _decide(seat: _Seat, encoder: Encoder, state: State, decision: int, legal: list[Action],
             capture: bool = True) -> tuple[int | None, float]:
-    """Ask the seat's bot; returns (index of its choice or None after a fault, ms it took)."""
+    """Ask the seat's bot, on the seat's own clock; returns (index of its choice or None after a fault, ms it
+    took)."""
+    tc = seat.tc
     if seat.person is not None:
-        return _ask_person(seat, seat.person, encoder, state, decision, legal, tc)
+        return _ask_person(seat, seat.person, encoder, state, decision, legal)
     now = time.monotonic()
     ended = None
     if now - seat.checked_at >= CHECK_EVERY_S:
@@ -344,7 +348,7 @@ def _decide(seat: _Seat, encoder: Encoder, state: State, decision: int, legal: l
         choice = chosen_index(response, legal)
     except (CallFailed, BadAnswer) as exc:
         ms = clock.charged * 1000 if clock is not None else 0.0
-        _charge(seat, ms, tc)
+        _charge(seat, ms)
         kind, message = exc.kind, exc.message
         if kind == FaultKind.TIMEOUT:
             seat.bank_ms = 0.0
@@ -354,14 +358,15 @@ def _decide(seat: _Seat, encoder: Encoder, state: State, decision: int, legal: l
             ended = seat.exit_description(wait_s=2.0)
             if ended:
                 message = f"the bot {ended}"
-        _count_fault(seat, kind, message, decision, tc)
+        _count_fault(seat, kind, message, decision)
         return None, ms
-    _charge(seat, ms, tc)
+    _charge(seat, ms)
     return choice, ms
 
 
-def _count_fault(seat: _Seat, kind: FaultKind, message: str, decision: int, tc: TimeControl) -> None:
+def _count_fault(seat: _Seat, kind: FaultKind, message: str, decision: int) -> None:
     """Record a fault of a decision; a crash disqualifies at once, more than `max_faults` faults too."""
+    tc = seat.tc
     seat.fault(kind, message, decision)
     if kind == FaultKind.CRASH:
         seat.disqualify("crashed", decision)
@@ -371,10 +376,11 @@ def _count_fault(seat: _Seat, kind: FaultKind, message: str, decision: int, tc: 
             seat.disqualify(f"more than {tc.max_faults} faults", decision)
 
 
-def _ask_person(seat: _Seat, person: Person, encoder: Encoder, state: State, decision: int, legal: list[Action],
-                tc: TimeControl) -> tuple[int | None, float]:
+def _ask_person(seat: _Seat, person: Person, encoder: Encoder, state: State, decision: int,
+                legal: list[Action]) -> tuple[int | None, float]:
     """`_decide` for a person's seat: the same DecideRequest, the same limit and faults, on the wall clock less
     the referee's stalls (arena.match.person)."""
+    tc = seat.tc
     request = encoder.decide(decision, seat.index, state.observation(seat.index), legal, tc.decision_ms, seat.bank_ms)
     allowed_ms = tc.decision_ms + seat.bank_ms
     seat.asked.append(decision)
@@ -388,16 +394,17 @@ def _ask_person(seat: _Seat, person: Person, encoder: Encoder, state: State, dec
                                                 f"bank")
         choice = chosen_index(response, legal)
     except (CallFailed, BadAnswer) as exc:
-        _charge(seat, min(ms, allowed_ms), tc)
+        _charge(seat, min(ms, allowed_ms))
         if exc.kind == FaultKind.TIMEOUT:
             seat.bank_ms = 0.0
-        _count_fault(seat, exc.kind, exc.message, decision, tc)
+        _count_fault(seat, exc.kind, exc.message, decision)
         return None, ms
-    _charge(seat, ms, tc)
+    _charge(seat, ms)
     return choice, ms
 
 
-def _charge(seat: _Seat, ms: float, tc: TimeControl) -> None:
+def _charge(seat: _Seat, ms: float) -> None:
+    tc = seat.tc
     seat.result.time_ms += ms
     seat.result.decisions += 1
     if ms > tc.decision_ms:
@@ -411,9 +418,11 @@ def default_replay_path(game: str, seed: int, directory: str | os.PathLike[str] 
 
 def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec], *,
               people: Mapping[int, Person] | None = None,
-              time_control: TimeControl = TimeControl(), limits: SandboxLimits = SandboxLimits(),
+              time_control: TimeControl = TimeControl(),
+              seat_time_controls: Mapping[int, TimeControl] | None = None, limits: SandboxLimits = SandboxLimits(),
               sandbox: bool = True, replay_path: str | None = None,
-              progress: Callable[[int, State], None] | None = None, bot_seed_key: bytes | None = None,
+              progress: Callable[[int, State], None] | None = None,
+              on_decision: Callable[[int, dict[str, Any]], None] | None = None, bot_seed_key: bytes | None = None,
               capture_output: bool = True, logs_path: str | os.PathLike[str] | None = None,
               _logs: list[list[str]] | None = None) -> MatchResult:
     """Play one match; see the module docstring. `params` are the game's parameters (players defaults to the
@@ -426,8 +435,14 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
     `people` maps seats to the persons who play them (arena.match.person); their `bots` entries give only the
     seats' names (`BotSpec.name`; the path is not read).
 
+    `time_control` is every seat's clock but those of `seat_time_controls` (seat -> its own clock: a person's
+    preset beside the bots' ladder clock); each seat's StartMatch, DecideRequests, limits and fault count follow
+    its own, and the replay's seat entry records a clock of its own (`time_control`).
+
     The bots' own logs (what each printed, by decision, and its annotations: arena.botlogs) are written to
     `logs_path`, or beside the replay (`botlogs.logs_path(replay_path)`) when only `replay_path` is given.
+    `on_decision(i, record)` hears of each decision as the replay records it (seat, action, events, fault...),
+    just before `progress(i, state)` is given the state after it (the live narration: platform's matches.live).
     `capture_output=False` keeps only each bot's last output (for measuring what the capture costs)."""
     params = {"players": len(bots), **params}
     g = games.load(game, **params)
@@ -445,9 +460,13 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
     people = dict(people or {})
     if not set(people) <= set(range(len(bots))):
         raise ValueError(f"people sit at seats {sorted(people)}, but the match has {len(bots)} seats")
+    own = dict(seat_time_controls or {})
+    if not set(own) <= set(range(len(bots))):
+        raise ValueError(f"clocks given for seats {sorted(own)}, but the match has {len(bots)} seats")
     for i, spec in enumerate(bots):
+        stc = own.get(i, tc)
         if i in people:
-            seats.append(_Seat(index=i, spec=spec, bank_ms=float(tc.bank_ms), person=people[i],
+            seats.append(_Seat(index=i, spec=spec, bank_ms=float(stc.bank_ms), tc=stc, person=people[i],
                                result=SeatResult(seat=i, name=spec.name or f"person {i + 1}", sha256="")))
             continue
         manifest, problem = None, None
@@ -458,7 +477,7 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
         package = Path(spec.path)
         sha = package_sha256(package if package.is_dir() else package.parent) if package.exists() else ""
         name = spec.name or (manifest.name if manifest else package.name)
-        seat = _Seat(index=i, spec=spec, manifest=manifest, bank_ms=float(tc.bank_ms),
+        seat = _Seat(index=i, spec=spec, manifest=manifest, bank_ms=float(stc.bank_ms), tc=stc,
                      result=SeatResult(seat=i, name=name, sha256=sha))
         if problem:
             seat.fault(FaultKind.STARTUP, problem, None)
@@ -475,20 +494,20 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
             for s in seats:
                 _launch(s, g, limits, sandbox)
             with ThreadPoolExecutor(max_workers=len(seats)) as pool:
-                list(pool.map(lambda s: _connect(s, encoder, names, seed, tc, key), seats))
+                list(pool.map(lambda s: _connect(s, encoder, names, seed, key), seats))
             _check_someone_started(seats)
             while not state.is_terminal():
                 i = len(decisions)
                 seat = seats[state.current_player()]
                 legal = state.legal_actions()
                 choice, ms, fault = None, 0.0, None
-                forced = tc.auto_single_action and len(legal) == 1
+                forced = seat.tc.auto_single_action and len(legal) == 1
                 if forced:  # not a choice: applied without asking, costs no time, draws no fallback
                     choice = 0
                     seat.result.forced += 1
                 elif not seat.out:
                     before = len(seat.result.faults)
-                    choice, ms = _decide(seat, encoder, state, i, legal, tc, capture_output)
+                    choice, ms = _decide(seat, encoder, state, i, legal, capture_output)
                     if len(seat.result.faults) > before:
                         first = seat.result.faults[before]
                         fault = {"kind": first.kind, "message": first.message}
@@ -500,6 +519,8 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
                 events = state.apply(action)
                 decisions.append({"seat": seat.index, "action": str(action), "ms": round(ms, 3), "fault": fault,
                                   "forced": forced, "substitute": substitute, "events": events})
+                if on_decision is not None:  # the record the replay keeps, before `progress` sees the new state
+                    on_decision(i, decisions[-1])
                 if progress is not None:
                     progress(i, state)
         except HostTrouble as exc:
@@ -537,7 +558,8 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
                          seats=[s.result for s in seats], void=void, engine_opponents=engine_opponents)
     path = Path(replay_path) if replay_path else None
     if path is not None and not void:  # a void match has no result to replay
-        replay = replays.build(g, seed, [{"seat": s.index, "name": s.result.name, "sha256": s.result.sha256}
+        replay = replays.build(g, seed, [{"seat": s.index, "name": s.result.name, "sha256": s.result.sha256,
+                                          **({"time_control": s.tc.to_dict()} if s.index in own else {})}
                                          for s in seats], decisions, result, tc.to_dict(),
                                 bot_seed_key=key)
         try:

@@ -194,9 +194,10 @@ def user_part() -> dict:
     migrate = [c for c in compose("ps", "-a", "-q", "migrate").split() if c]
     check("migrate ran once and exited 0", len(migrate) == 1 and inspect(migrate[0])["State"]["ExitCode"] == 0
           and inspect(migrate[0])["State"]["Status"] == "exited", "the ladders and built-in bots are registered")
-    services = ["web", "worker", "notifier", "beat"]
-    wait_for("web, worker, notifier and beat to be healthy", lambda: all_healthy(services), WAIT_HEALTHY)
-    check("web, worker, notifier and beat healthy", True)
+    services = ["web", "worker", "people", "notifier", "beat"]
+    wait_for("web, worker, people, notifier and beat to be healthy", lambda: all_healthy(services), WAIT_HEALTHY)
+    say(f"TIMING up to all services healthy: {time.time() - up_started:.0f} s")
+    check("web, worker, people, notifier and beat healthy", True)
     worker_log = logs("worker")
     check("the worker can sandbox (bubblewrap, cgroups, uids inside its container)",
           "sandbox available: bots run confined" in worker_log,
@@ -261,7 +262,7 @@ def user_part() -> dict:
           status == 200 and b"arena_" in content and refused in (401, 403, 404), f"{status} / {refused}")
     timing = min(first_finished.values()) - up_started
     say(f"TIMING up to the first finished match of an uploaded bot: {timing:.0f} s")
-    state = {"token": token, "name": name, "versions": versions}
+    state = {"token": token, "name": name, "versions": versions, "replay_match": match["id"]}
     STATE.mkdir(parents=True, exist_ok=True)
     (STATE / "user.json").write_text(json.dumps(state))
     return state
@@ -275,20 +276,29 @@ def match_rows(code: str) -> list:
 
 
 def counted_once(match_id: int) -> bool:
-    """The match finished and its result was applied once: each seat's ladder entry counts exactly the bot's
-    finished rated matches of that ladder."""
-    rows = match_rows(
-        "from ladders.models import LadderEntry\n"
-        f"m = Match.objects.get(id={match_id})\n"
-        "out = [m.status]\n"
-        "for p in m.participants.all():\n"
-        "    e = LadderEntry.objects.filter(ladder=m.ladder, bot=p.bot).first()\n"
-        "    n = Match.objects.filter(ladder=m.ladder, rated=True, status='finished', participants__bot=p.bot)"
-        ".distinct().count()\n"
-        "    out.append([getattr(e, 'games', None), n])\n"
-        "print(json.dumps(out))")
-    say(f"match {match_id}: {rows}")
-    return rows[0] == "finished" and all(games == n for games, n in rows[1:])
+    """The match finished and its result was applied once: each seat's rating on the ladder counts exactly the
+    bot's finished rated matches of that ladder. Read in one snapshot (REPEATABLE READ), so that a match finishing
+    meanwhile cannot be half seen; asked a few times, as a result is recorded in steps."""
+    rows: list = []
+    for _ in range(5):
+        rows = match_rows(
+            "from django.db import connection, transaction\n"
+            "from ladders.models import Rating\n"
+            "with transaction.atomic():\n"
+            "    connection.cursor().execute('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ')\n"
+            f"    m = Match.objects.get(id={match_id})\n"
+            "    out = [m.status]\n"
+            "    for p in m.participants.all():\n"
+            "        r = Rating.objects.filter(ladder=m.ladder, bot=p.bot).first()\n"
+            "        n = Match.objects.filter(ladder=m.ladder, rated=True, status='finished', participants__bot=p.bot)"
+            ".distinct().count()\n"
+            "        out.append([getattr(r, 'games', None), n])\n"
+            "print(json.dumps(out))")
+        say(f"match {match_id}: status and, per seat, [rating's games, finished rated matches]: {rows}")
+        if rows[0] == "finished" and all(games == n for games, n in rows[1:]):
+            return True
+        time.sleep(5)
+    return False
 
 
 def faults_part() -> None:
@@ -305,7 +315,7 @@ def faults_part() -> None:
         run([*DOCKER, "unpause", minio])
     wait_for("the web healthy again", lambda: all_healthy(["web"]), WAIT_HEALTHY, 5)
     check("web healthy again once storage answers", True)
-    compose("up", "-d", "--no-recreate", "--scale", "worker=3", "worker")
+    compose("up", "-d", "--no-deps", "--no-recreate", "--scale", "worker=3", "worker")
     wait_for("three healthy workers", lambda: all_healthy(["worker"], {"worker": 3}), WAIT_HEALTHY)
     check("scaled to three workers, all healthy", len(containers("worker")) == 3)
 
@@ -314,7 +324,7 @@ def faults_part() -> None:
                           ".values_list('id', 'worker'))))")
         by_host = {inspect(c)["Config"]["Hostname"]: c for c in containers("worker")}
         for match_id, worker in rows:
-            host = worker.split("@", 1)[-1]
+            host = claim_host(worker)
             if host in by_host:
                 return match_id, by_host[host]
         return None
@@ -326,47 +336,56 @@ def faults_part() -> None:
         f"print(json.dumps([Match.objects.get(id={match_id}).status]))") == ["finished"], WAIT_MATCHES, 5)
     check("the match of the killed worker finished elsewhere and was counted once", counted_once(match_id),
           f"match {match_id}")
-    compose("up", "-d", "--scale", "worker=1", "worker")
+    compose("up", "-d", "--no-deps", "--scale", "worker=1", "worker")
 
-    before = len(finished_matches(token, state["versions"]["python"][0]))
+    # Redis and PostgreSQL restarted under the running stack: nothing recorded is lost, the web answers (no 500s
+    # from connections the restart killed: CONN_HEALTH_CHECKS), and matches go on
+    counts_before = data_counts()
+    before = finished_count()
     compose("restart", "redis", "db")
     wait_for("db and redis healthy again", lambda: all_healthy(["db", "redis"]), WAIT_HEALTHY)
+    statuses = [http("GET", "/api/auth/me/", token=token)[0] for _ in range(30)]
+    check("after the broker and database restarted, the web answers every request", set(statuses) == {200},
+          f"30 requests: {sorted(set(statuses))}")
     wait_for("a new finished match after the broker and the database restarted",
-             lambda: len(finished_matches(token, state["versions"]["python"][0])) > before, WAIT_MATCHES, 5)
-    check("broker and database restarted: nothing lost, matches go on", api("GET", "/api/auth/me/", token=token)
-          ["username"] == state["name"])
+             lambda: finished_count() > before, WAIT_MATCHES, 5)
+    counts_after = data_counts()
+    check("broker and database restarted: nothing lost, matches go on",
+          all(counts_after[k] >= v for k, v in counts_before.items()), f"{counts_before} -> {counts_after}")
 
-    kept = len(finished_matches(token, state["versions"]["python"][0]))
+    # down, then up: what the volumes keep (accounts, bots, matches, the bucket's replays)
+    kept = data_counts()
     compose("down", timeout=900)
     compose("up", "-d", timeout=1800)
-    wait_for("web, worker, notifier and beat healthy after down and up",
-             lambda: all_healthy(["web", "worker", "notifier", "beat"]), WAIT_HEALTHY)
+    wait_for("web, worker, people, notifier and beat healthy after down and up",
+             lambda: all_healthy(["web", "worker", "people", "notifier", "beat"]), WAIT_HEALTHY)
     login = api("POST", "/api/auth/login/", {"username": state["name"], "password": PASSWORD})
+    again = data_counts()
     check("down then up: accounts, bots and matches kept in the volumes",
-          bool(login.get("token")) and len(finished_matches(login["token"], state["versions"]["python"][0])) >= kept,
-          f"{kept} finished matches before")
+          bool(login.get("token")) and all(again[k] >= v for k, v in kept.items()), f"{kept} -> {again}")
+    status, content, _ = http("GET", f"/api/matches/{state['replay_match']}/replay/", token=login["token"])
+    check("down then up: a replay written before is still downloaded from the bucket", status == 200,
+          f"match {state['replay_match']}: {status}, {len(content)} bytes")
+    wait_for("a match finished after down and up", lambda: finished_count() > again["finished"], WAIT_MATCHES, 5)
+    check("down then up: matches go on", True)
 
-    # A worker on "another machine": started by hand from the image, joined to the compose network only
-    # (platform/README.md, "Deploy on several machines"), the compose workers stopped so that only it can play.
+    # A worker on "another machine": started by hand from the image with the command of platform/README.md
+    # ("Deploy on several machines"), joined to the compose network only, the compose workers stopped so that
+    # only it can play.
     network = next(iter(inspect(containers("web")[0])["NetworkSettings"]["Networks"]))
     env_file = STATE / "remote-worker.env"
-    env = {k: os.environ[k] for k in ("ARENA_SECRET_KEY", "ARENA_ALLOWED_HOSTS", "ARENA_METRICS_TOKEN")}
-    env.update({"DATABASE_URL": "postgres://arena:arena@db:5432/arena", "CELERY_BROKER_URL": "redis://redis:6379/0",
-                "ARENA_S3_BUCKET": "arena", "ARENA_S3_ENDPOINT_URL": "http://minio:9000",
-                "ARENA_S3_ACCESS_KEY_ID": "arena", "ARENA_S3_SECRET_ACCESS_KEY": "arena-minio-secret",
-                "ARENA_S3_ADDRESSING_STYLE": "path", "ARENA_SANDBOX": "auto", "ARENA_CONTROL_QUEUE": "arena-control",
-                "ARENA_VALIDATION_QUEUE": "arena-validate",
-                "ARENA_HTTPS": "1", "ARENA_DEBUG": "0"})
-    env_file.write_text("".join(f"{k}={v}\n" for k, v in env.items()))
-    remote = run([*DOCKER, "run", "-d", "--name", "arena-e2e-remote-worker", "--network", network,
-                  "--env-file", str(env_file), *remote_worker_options(),
-                  "arena:latest", "arena-worker-init", "celery", "--workdir", "platform", "-A", "arena_site", "worker",
-                  "-Q", "arena-validate,arena,arena-control", "--concurrency", "2", "-n", "remote@%h", "--loglevel", "INFO"]).strip()
+    env_file.write_text("".join(f"{k}={v}\n" for k, v in remote_worker_env().items()))
+    remote = run(remote_worker_command(network, env_file)).strip()
     try:
         compose("stop", "worker")
         remote_host = inspect(remote)["Config"]["Hostname"]
+        wait_for("the separately started worker to be healthy (its mark of life)",
+                 lambda: health(remote) == "healthy", WAIT_HEALTHY)
+        sandbox = run([*DOCKER, "logs", remote], check_rc=False)
+        check("the separately started worker can sandbox", "sandbox available" in sandbox,
+              next((line for line in sandbox.splitlines() if "sandbox" in line), "no sandbox line in its log"))
         done = wait_for("a match played by the separately started worker", lambda: match_rows(
-            f"print(json.dumps(list(Match.objects.filter(status='finished', worker__endswith='@{remote_host}')"
+            f"print(json.dumps(list(Match.objects.filter(status='finished', worker__startswith='{remote_host}/')"
             ".values_list('id', flat=True)[:1])))"), WAIT_MATCHES, 5)
         check("a worker started on its own, joined to the network, plays matches", bool(done), f"match {done[0]}")
     finally:
@@ -374,20 +393,68 @@ def faults_part() -> None:
         compose("start", "worker")
 
 
-def remote_worker_options() -> list[str]:
-    """The worker's privileges of docker-compose.yml as `docker run` options (platform/README.md)."""
-    out = ["--user", "root"]
-    spec = (ROOT / "docker-compose.yml").read_text()
-    worker = spec[spec.index("\n  worker:"):spec.index("\n  notifier:")]
-    for cap in re.findall(r"cap_add: \[([^\]]*)\]", worker)[0].split(","):
-        out += ["--cap-add", cap.strip()]
-    out += ["--cap-drop", "ALL"]
-    for opt in re.findall(r"security_opt: \[([^\]]*)\]", worker)[0].split(","):
-        opt = opt.strip().strip('"')
-        if opt.startswith("seccomp="):  # a path relative to the compose file
-            opt = f"seccomp={ROOT / opt.split('=', 1)[1]}"
-        out += ["--security-opt", opt]
+def data_counts() -> dict[str, int]:
+    """How many users, bots, versions and finished matches the database holds."""
+    out = manage_shell(
+        "import json\nfrom django.contrib.auth import get_user_model\nfrom botregistry.models import Bot, "
+        "BotVersion\nfrom matches.models import Match\nprint(json.dumps({'users': get_user_model().objects.count(), "
+        "'bots': Bot.objects.count(), 'versions': BotVersion.objects.count(), "
+        "'finished': Match.objects.filter(status='finished').count()}))")
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def readme_block(starts: str) -> str:
+    """The fenced block of platform/README.md's "Deploy on several machines" whose first line starts so."""
+    readme = (ROOT / "platform" / "README.md").read_text()
+    section = readme[readme.index("## Deploy on several machines"):]
+    section = section[:section.index("\n## ", 3)]
+    for block in re.findall(r"```[a-z]*\n(.*?)```", section, re.S):
+        lines = [line.strip() for line in block.strip().splitlines()]
+        if lines and lines[0].startswith(starts):
+            return "\n".join(lines)
+    raise CheckFailed(f"platform/README.md's 'Deploy on several machines' has no block starting {starts!r}")
+
+
+def remote_worker_env() -> dict[str, str]:
+    """README's worker.env, each value as this stack has it (its names instead of the main host's address)."""
+    ours = {"DATABASE_URL": "postgres://arena:arena@db:5432/arena", "CELERY_BROKER_URL": "redis://redis:6379/0",
+            "ARENA_S3_ENDPOINT_URL": "http://minio:9000", "ARENA_S3_BUCKET": "arena",
+            "ARENA_S3_ACCESS_KEY_ID": os.environ.get("ARENA_S3_ACCESS_KEY_ID", "arena"),
+            "ARENA_S3_SECRET_ACCESS_KEY": os.environ.get("ARENA_S3_SECRET_ACCESS_KEY", "arena-minio-secret"),
+            **{k: os.environ[k] for k in ("ARENA_SECRET_KEY", "ARENA_ALLOWED_HOSTS")}}
+    env = {}
+    for line in readme_block("DATABASE_URL=").splitlines():
+        key, _, value = line.partition("=")
+        env[key] = ours[key] if key in ours else value
+        if "<" in env[key]:
+            raise CheckFailed(f"README's worker.env: no value here for {key}")
+    return env
+
+
+def remote_worker_command(network: str, env_file: Path) -> list[str]:
+    """README's `docker run` of a worker host, on the compose network, with this run's env file and name."""
+    command = shlex.split(readme_block("docker run ").replace("\\\n", " "))
+    assert command[:3] == ["docker", "run", "-d"], command[:3]
+    out = [*DOCKER, "run", "-d", "--network", network]
+    rest = command[3:]
+    k = 0
+    while k < len(rest):
+        word = rest[k]
+        if word in ("--name", "--env-file"):
+            out += [word, "arena-e2e-remote-worker" if word == "--name" else str(env_file)]
+            k += 2
+            continue
+        if word.startswith("seccomp="):  # a path of the repository
+            word = f"seccomp={ROOT / word.split('=', 1)[1]}"
+        out.append(word)
+        k += 1
     return out
+
+
+def claim_host(worker: str) -> str:
+    """The host name in a worker's claim (`host/pid-namespace:pid[#nonce]`, arena_site.workers.worker_id): a
+    container's host name is its id's first 12 digits."""
+    return worker.split("#", 1)[0].rpartition(":")[0].split("/", 1)[0]
 
 
 def finished_count() -> int:
@@ -399,13 +466,13 @@ def bench_part() -> None:
     check. The machine's load goes into it: compare the two within one run."""
     window = float(os.environ.get("ARENA_E2E_BENCH_SECONDS", "300"))
     for workers in (1, 3):
-        compose("up", "-d", "--scale", f"worker={workers}", "worker")
+        compose("up", "-d", "--no-deps", "--scale", f"worker={workers}", "worker")
         wait_for(f"{workers} healthy workers", lambda w=workers: all_healthy(["worker"], {"worker": w}), WAIT_HEALTHY)
         start = finished_count()
         time.sleep(window)
         done = finished_count() - start
         say(f"TIMING {workers} worker(s): {done} matches finished in {window:.0f} s = {done * 60 / window:.1f}/min")
-    compose("up", "-d", "--scale", "worker=1", "worker")
+    compose("up", "-d", "--no-deps", "--scale", "worker=1", "worker")
 
 
 def main() -> int:

@@ -21,11 +21,12 @@ WORKDIR /data
 ENTRYPOINT ["standins-entrypoint", "redis"]
 CMD ["redis-server"]
 
-# S3 (moto's server, in memory: objects do not outlive the container) and an SMTP sink printing every message to
-# its log (Python 3.11's smtpd), both plain Python.
+# S3 (moto's server, its objects kept in the volume by deploy/e2e/s3-standin.py, as MinIO keeps them) and an SMTP
+# sink printing every message to its log (Python 3.11's smtpd), both plain Python.
 FROM base AS python
 RUN --mount=type=secret,id=extra_ca with-build-ca sh -c 'apt-get update -qq \
  && apt-get install -y -qq --no-install-recommends python3 python3-venv ca-certificates \
  && rm -rf /var/lib/apt/lists/* && python3 -m venv /opt/moto \
  && /opt/moto/bin/pip install -q --no-cache-dir "moto[server]>=5,<6"'
-CMD ["/opt/moto/bin/moto_server", "-H", "0.0.0.0", "-p", "9000"]
+COPY deploy/e2e/s3-standin.py /usr/local/bin/s3-standin.py
+CMD ["/opt/moto/bin/python", "/usr/local/bin/s3-standin.py", "9000"]

@@ -5,7 +5,7 @@ anonymises the account and with the user's row locked, so a receiver's writes co
 deletion. Receivers: `botregistry.receivers` (retire the person's bots), `matches.receivers` (cancel their bots'
 queued ladder matches and challenges),
 `versiontests.receivers` (stop their running version tests), `notifications.receivers` (forget their
-notification settings, webhook secret included), `teams.receivers` (leave every team, keeping each an owner). A receiver that needs to touch files does so in
+notification settings, webhook secret included), `teams.receivers` (leave every team, keeping each an owner), `tables.receivers` (cancel their open tables, free their seats at others'). A receiver that needs to touch files does so in
 `transaction.on_commit`, so a rolled-back deletion removes nothing.
 """
 

@@ -58,6 +58,7 @@ VERSION_TEST = pair("versiontest")
 DELETE_ACCOUNT = pair("deleteaccount")  # each try checks a password: bounded like log-ins
 EXPORT = pair("export")  # an export reads every match of the person's bots
 TEAMS = pair("teams")  # making teams and invitations: rows (and names) anyone could otherwise make without end
+TABLES = pair("tables")  # sitting down to play: each table or match of people holds a worker's thread and bots
 
 
 def throttled(request: Any, throttles: list[type[_Throttle]]) -> float | None:

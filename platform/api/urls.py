@@ -4,7 +4,7 @@ from rest_framework.routers import DefaultRouter
 
 from accounts import account_views as account_flows
 from accounts import views as accounts
-from api import export, teams, views
+from api import export, tables, teams, views
 from datasets import views as datasets
 
 app_name = "api"
@@ -31,6 +31,11 @@ urlpatterns = [
     path("auth/me/export/", export.ExportView.as_view(), name="me-export"),
     path("bots/<int:pk>/transfer/", teams.BotTransferView.as_view(), name="bot-transfer"),
     path("ladders/<slug:slug>/datasets/", datasets.api_listing, name="ladder-datasets"),
+    path("human-matches/", tables.HumanMatchView.as_view(), name="human-matches"),
+    path("tables/", tables.TableListView.as_view(), name="tables"),
+    path("tables/join/", tables.TableJoinView.as_view(), name="table-join"),
+    path("tables/<int:pk>/", tables.TableDetailView.as_view(), name="table"),
+    path("tables/<int:pk>/cancel/", tables.TableCancelView.as_view(), name="table-cancel"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("", include(router.urls)),

@@ -15,3 +15,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena_site.settings")
 app = Celery("arena_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+def _add_steps() -> None:
+    from arena_site.worker_alive import AliveMark
+
+    app.steps["worker"].add(AliveMark)  # every worker's mark of life (docker-compose's healthcheck)
+
+
+_add_steps()

@@ -4,22 +4,29 @@
 `/healthz` answers 200 "ok" when the process serves requests and its database, its cache (Redis) and its object
 storage answer, 503 naming the one that does not otherwise; it tells nothing else (no version, no host names). The
 cache and the storage are asked with a deadline (`PROBE_SECONDS`): a dependency that accepts connections and never
-answers (a hanging S3 endpoint, a paused Redis) is exactly the one that stalls the site while it still "serves". The compose healthchecks run `python platform/arena_site/health.py web`
-and `... beat`: plain Python, no Django set-up, so that a check costs milliseconds."""
+answers (a hanging S3 endpoint, a paused Redis) is exactly the one that stalls the site while it still "serves".
+
+The compose healthchecks run `python platform/arena_site/health.py web` and `... alive FILE`: plain Python, no
+Django set-up, so that a check costs milliseconds, and a failing check prints why (`docker inspect` shows it).
+`alive FILE` reads a mark of life that the process's own loop rewrites: Celery workers' every
+`worker_alive.MARK_SECONDS` (arena_site/worker_alive.py), beat's at each tick of its scheduler
+(arena_site/beat.py). A mark older than `ALIVE_STALE_SECONDS` means that loop has stopped, whatever the process
+still answers."""
 
 from __future__ import annotations
 
 import os
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 from django.http import HttpRequest, HttpResponse
 
-#: beat's schedule file is written at least every 3 minutes (Celery's `beat_sync_every` interval, and each task
-#: sent every 30 s updates it); older than this means beat has stopped.
-BEAT_STALE_SECONDS = 300
+#: A mark of life older than this fails `alive` (marks are rewritten every 10 s or so: 18 missed in a row are no
+#: busy host's hiccup).
+ALIVE_STALE_SECONDS = 180
 
 
 #: Seconds the cache and the object storage have, each, to answer the health check (ARENA_HEALTH_PROBE_SECONDS).
@@ -87,28 +94,41 @@ def web_request(environ: dict[str, str], port: int = 8000) -> urllib.request.Req
                                   headers={"Host": host, proto_header: "https"})
 
 
-def web_ok(environ: dict[str, str]) -> bool:
+def web_problem(environ: dict[str, str]) -> str | None:
+    """Why this container's web server is not healthy (None when /healthz answers 200 in time)."""
     try:
         with urllib.request.urlopen(web_request(environ), timeout=WEB_CHECK_SECONDS) as response:  # noqa: S310 (our own URL)
-            return bool(response.status == 200)
-    except OSError:
-        return False
+            return None if response.status == 200 else f"/healthz answered {response.status}"
+    except urllib.error.HTTPError as exc:  # 503 names the dependency that failed
+        return f"/healthz answered {exc.code}: {exc.read(200).decode(errors='replace').strip()}"
+    except OSError as exc:
+        return f"/healthz did not answer within {WEB_CHECK_SECONDS:.0f} s: {exc}"
 
 
-def beat_ok(schedule: Path, now: float | None = None) -> bool:
-    """Whether beat wrote its schedule recently (the file itself or the dbm files shelve makes beside it)."""
+def alive_problem(mark: Path, now: float | None = None) -> str | None:
+    """Why the process marking `mark` is not alive (None when it rewrote the mark within ALIVE_STALE_SECONDS)."""
     now = time.time() if now is None else now
-    mtimes = [p.stat().st_mtime for p in schedule.parent.glob(schedule.name + "*") if p.is_file()]
-    return bool(mtimes) and now - max(mtimes) < BEAT_STALE_SECONDS
+    try:
+        age = now - mark.stat().st_mtime
+    except OSError:
+        return f"no mark of life at {mark} (the process never started its loop)"
+    if age > ALIVE_STALE_SECONDS:
+        return f"the mark of life {mark} is {age:.0f} s old (over {ALIVE_STALE_SECONDS} s): its loop has stopped"
+    return None
 
 
 def main(argv: list[str]) -> int:
-    if argv[1:2] == ["web"]:
-        return 0 if web_ok(dict(os.environ)) else 1
-    if argv[1:2] == ["beat"] and len(argv) == 3:
-        return 0 if beat_ok(Path(argv[2])) else 1
-    print("usage: health.py web | beat SCHEDULE_FILE", file=sys.stderr)
-    return 2
+    if argv[1:2] == ["web"] and len(argv) == 2:
+        problem = web_problem(dict(os.environ))
+    elif argv[1:2] == ["alive"] and len(argv) == 3:
+        problem = alive_problem(Path(argv[2]))
+    else:
+        print("usage: health.py web | alive MARK_FILE", file=sys.stderr)
+        return 2
+    if problem:
+        print(f"unhealthy: {problem}")
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

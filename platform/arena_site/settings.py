@@ -110,6 +110,7 @@ INSTALLED_APPS = [
     "ladders",
     "matches",
     "matchmaking",  # ladder matches and challenges (above matches: it creates them)
+    "tables",  # tables with several people and their invitations (above matches: a full table makes one)
     "monitoring",  # /metrics for Prometheus (above matches: it reads them)
     "api",
     "tournaments",
@@ -166,8 +167,12 @@ TEMPLATES = [{
     ]},
 }]
 
+# Connections are kept a minute and checked before each request reuses one (CONN_HEALTH_CHECKS): a restarted
+# database (issue 24: `docker compose restart db`) left every kept connection dead, and each web thread answered
+# 500 once per connection until it aged out.
 DATABASES = {"default": dj_database_url.parse(
-    os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'arena.sqlite3'}"), conn_max_age=60)}
+    os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'arena.sqlite3'}"), conn_max_age=60,
+    conn_health_checks=True)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves a web server, a worker and the scheduler at once: WAL lets readers go on
     # while one writes, IMMEDIATE transactions take the write lock up front instead of failing on upgrade.
@@ -225,6 +230,7 @@ REST_FRAMEWORK: dict[str, Any] = {
             "deleteaccount.user": "10/hour", "deleteaccount.address": "30/hour",
             "export.user": "30/hour", "export.address": "60/hour",
             "teams.user": "30/hour", "teams.address": "60/hour",
+            "tables.user": "60/hour", "tables.address": "120/hour",
         }.items()},
 }
 # X-Forwarded-For is believed only from these proxies (addresses or networks, comma separated).
@@ -285,6 +291,9 @@ CELERY_TASK_ROUTES = {"notifications.tasks.*": {"queue": ARENA_NOTIFY_QUEUE}}
 # Matches where people play (kind human) have a queue and a worker of their own (`manage.py up`'s `people`,
 # docker-compose's `people`: a thread pool, as their referees mostly wait for a person): they never hold a slot
 # that ladder matches need (matches.services.send).
+#: Live streams (web.watch) one web process serves at once; beyond, 503 with Retry-After: each holds a server
+#: thread, and the process's other threads must be left for its pages (web.watchers).
+ARENA_LIVE_STREAMS = int(os.environ.get("ARENA_LIVE_STREAMS", "48"))
 ARENA_HUMAN_QUEUE = os.environ.get("ARENA_HUMAN_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-human")
 CELERY_TASK_ACKS_LATE = True                 # a task is acknowledged when done, so a lost worker loses nothing
 CELERY_TASK_REJECT_ON_WORKER_LOST = True     # a killed pool process puts its task back on the queue
@@ -301,6 +310,10 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # stays an hour because Redis also redelivers a task waiting on a countdown longer than this (Celery's documented
 # caveat): the webhook retries (notifications) wait up to an hour, and would be sent twice.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": _env_int("ARENA_VISIBILITY_TIMEOUT", 3600)}
+# beat's scheduler marks each tick (`<schedule file>.alive`, its healthcheck; arena_site/beat.py); its loop wakes
+# at least every 30 s, so the mark never waits on a long schedule
+CELERY_BEAT_SCHEDULER = "arena_site.beat:AliveScheduler"
+CELERY_BEAT_MAX_LOOP_INTERVAL = 30
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     # `expires`: a worker busy with long matches skips the ticks it missed instead of running them all later.
     "matchmake": {"task": "matchmaking.tasks.matchmake", "schedule": _env_float("ARENA_MATCHMAKE_EVERY", 5.0),
@@ -321,6 +334,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     # expired team invitations (teams.services.sweep_invitations; by hand: manage.py sweep_invitations)
     "sweep-team-invitations": {"task": "teams.tasks.sweep_invitations", "schedule": 24 * 3600.0,
                                "options": {"expires": 3600}},
+    # open tables whose time is up (tables.services.expire; ARENA_TABLE_SECONDS)
+    "expire-tables": {"task": "tables.tasks.expire_tables", "schedule": 60.0, "options": {"expires": 120}},
     # deleted accounts' bot code: archives and packages no live version needs (matches.storage_gc; by hand:
     # manage.py storage_gc --dry-run)
     "storage-gc": {"task": "matches.tasks.storage_gc", "schedule": 24 * 3600.0, "options": {"expires": 3600}},
@@ -365,7 +380,22 @@ ARENA_UNPACKED_MAX_FILES = _env_int("ARENA_UNPACKED_MAX_FILES", 2000)
 ARENA_RUNTIMES = ("python", "node", "binary")
 # Ladders `manage.py ensure_ladders` makes playing: (game, players). Every other player count of a game gets a
 # paused ladder (staff start it in the admin), so each count can be challenged on.
-ARENA_LADDERS = [("thebes", 2), ("thebes", 4), ("minos", 2), ("minos", 4)]
+
+
+def _ladders(value: list[str]) -> list[tuple[str, int]]:
+    """ARENA_LADDERS, `game:players` items separated by commas ("thebes:2,thebes:4")."""
+    ladders = []
+    for item in value:
+        game, _, players = item.partition(":")
+        if not game or not players.isdigit():
+            raise ImproperlyConfigured(f"ARENA_LADDERS: {item!r} is not game:players (e.g. thebes:2)")
+        ladders.append((game, int(players)))
+    return ladders
+
+
+# The ladders that play from the first start (ladders.services.ensure_ladders); every other player count of each
+# game gets a paused ladder. Read when a ladder is created only: an existing ladder keeps what staff set.
+ARENA_LADDERS = _ladders(_env_list("ARENA_LADDERS")) or [("thebes", 2), ("thebes", 4), ("minos", 2), ("minos", 4)]
 ARENA_RATING = {
     "initial_elo": 1500.0,
     "k": 32.0,                 # K per game; in an N-player game each of the N-1 pairings gets K/(N-1)
@@ -397,6 +427,8 @@ ARENA_MATCH_MAX_ATTEMPTS = 3
 # takes it when it has room: arena_site.admission), then fails with the reason for staff.
 ARENA_HOST_VOID_RETRIES = _env_int("ARENA_HOST_VOID_RETRIES", 2)
 ARENA_HEARTBEAT_SECONDS = _env_float("ARENA_HEARTBEAT_SECONDS", 2.0)
+# How long a table with several people (tables.models) waits for its seats to be taken through its invitation.
+ARENA_TABLE_SECONDS = int(_env_float("ARENA_TABLE_SECONDS", 7200))
 # A running match whose worker has not written a heartbeat for this long (5 missed beats) is considered lost and
 # re-sent by the recovery beat (every ARENA_RECOVER_EVERY s): a killed worker's match runs again within
 # stale + recover ≈ 15 s of the kill (platform/README.md, "Faults"). A worker frozen longer than this loses its

@@ -115,6 +115,13 @@ def _ladder_table(version: BotVersion) -> tuple[dict[str, Any], TimeControl, lis
     return params, time_control, draw.sample(house, seats) if len(house) >= seats else draw.choices(house, k=seats)
 
 
+def fault_summary(report: Any) -> str:
+    """One line for the server's log on a failed smoke match (an `arena.botcheck.CheckReport`): its seed and the
+    bot's seat (to play it again) and the first line of each problem, at most 300 characters of them."""
+    problems = "; ".join(p.strip().splitlines()[0] for p in report.problems if p.strip()) or "no detail"
+    return f"seed {report.seed}, seat {report.seat}: {problems[:300]}"
+
+
 def _validate(version: BotVersion, claim: str) -> str:
     """The validation itself, by the run holding `claim`: only its outcome is recorded."""
     from arena.botcheck import check_bot
@@ -158,6 +165,8 @@ def _validate(version: BotVersion, claim: str) -> str:
         services.bound_build_caches(version.bot)  # what this build kept counts against its owner's share
     if report.ok and not _manifest_unchanged(version, package):
         report.ok, report.reasons = False, [Reason("check.build_changed_manifest")]
+    if not report.ok:  # the server's log says why too: an operator sees a failing worker without the owner's log
+        log.warning("validation of %s failed: %s (%s)", version, report.reason, fault_summary(report))
     # the reasons are fixed phrases with identifiers for parameters (arena.reasons): no path of this server
     mark_validated(version, bool(report.ok), report.outcome, public_paths_removed(report.log or "", package))
     return "ready" if report.ok else "failed"

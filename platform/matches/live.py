@@ -4,8 +4,12 @@ The worker playing a match appends one entry per decision to the stream `<queue>
 streams keep the entries in order with ids that a reader resumes from, so a browser that reconnects with
 `Last-Event-ID` gets every decision it missed, once); the web's event stream (`web.watch`) reads it. Each entry
 of this public stream holds only the spectator's view (`State.public_observation`: what every seat knows), the decision's index and
-the seat that decided, never an action's text (in Minos a decision can be secret until every seat committed;
-its effects show in the later public views) nor a seat's own view. So nothing hidden reaches the stream while the
+the seat that decided, and the decision told for the log (`story`, in every language) with each seat's score
+for the chart (`scores`): told by the game's narrator from what a spectator may know of it
+(`State.redact_decision` for viewer -1: a Minos decision secret until every seat committed is told as "chooses
+which cards to keep (hidden in this view)"), as the finished replay tells it from that view. The worker keeps a
+copy of the game (`Broadcast.recorded` is told each decision's record; the copy redacts it, then plays it) — never
+the action's raw text nor a seat's own view. So nothing hidden reaches the stream while the
 match runs; the full replay is shown once it is over. Beside it, each seat has a stream of its own view
 (`State.observation(seat)`, what the seat's bot was shown), which `web.watch` serves only to those who may play
 that seat's bot (its owner, its team); it is published only while someone watches it (`wanted_key`), from the
@@ -77,8 +81,14 @@ class Broadcast:
     """The live stream of one run of one match. `start(state)` with the initial state, `decided(i, state)` after
     each decision (the referee's `progress`), `end()` when the run is over."""
 
-    def __init__(self, match_id: int, always: Iterable[int] = ()) -> None:
+    def __init__(self, match_id: int, always: Iterable[int] = (), names: Sequence[str] = ()) -> None:
         self.match_id = match_id
+        self.names = list(names)  # the seats' names, as the narration says them
+        # the live narration (`recorded`): a copy of the game as it was before the decision being published (its
+        # redaction of that decision for each view), each view's last observation and score parts
+        self._mirror: Any = None
+        self._record: tuple[int, dict[str, Any]] | None = None
+        self._last: dict[int | None, tuple[int, dict[str, Any], list[dict[str, float]]]] = {}
         # seats whose own view is published from the start whoever watches: those people play (their page
         # draws their board from it; web.watch serves it to that person only)
         self.always = frozenset(always)
@@ -141,7 +151,13 @@ class Broadcast:
             except (redis.RedisError, OSError):
                 pass
         self.to_move = state.current_player()
+        self._mirror = state.clone()
         self._publish(0, None, state)
+
+    def recorded(self, decision: int, record: dict[str, Any]) -> None:
+        """The referee's record of decision `decision` (arena.match.referee's `on_decision`), told with the
+        frame `decided` publishes next."""
+        self._record = (decision, record)
 
     def decided(self, decision: int, state: Any) -> None:
         actor, self.to_move = self.to_move, state.current_player()
@@ -149,9 +165,55 @@ class Broadcast:
 
     def _publish(self, index: int, actor: int | None, state: Any) -> None:
         # the public view, and the own view of each seat someone watches (its owner: web.watch checks who asks)
-        entries = [(self.key, frame(index, actor, state))]
-        entries += [(key(self.match_id, s), frame(index, actor, state, s)) for s in sorted(self.wanted)]
+        views: list[int | None] = [None, *sorted(self.wanted)]
+        frames = [frame(index, actor, state, view) for view in views]
+        record = self._record[1] if self._record is not None and self._record[0] == index - 1 else None
+        self._record = None
+        if self._mirror is not None:
+            try:
+                for view, f in zip(views, frames, strict=True):
+                    self._narrate(view, f, record)
+                if record is not None and self._mirror is not None:
+                    self._mirror.apply_text(record["action"])
+            except Exception:  # the story is a courtesy: a narrator's bug costs the spectators it, never the match
+                log.exception("match %s: the live narration stopped", self.match_id)
+                self._mirror = None
+        entries = [(self.key if view is None else key(self.match_id, view), f) for view, f in zip(views, frames)]
         self._add([(stream, {"frame": json.dumps(f, separators=(",", ":"))}) for stream, f in entries])
+
+    def _narrate(self, view: int | None, published: dict[str, Any], record: dict[str, Any] | None) -> None:
+        """Add to `published` (a frame of `view`: None is the spectators') its story in every language and each
+        seat's score, told from what `view` may know of the decision (`State.redact_decision`, viewer -1 for the
+        spectators), as its finished replay will tell it (`arena.replay.frames`, `arena.narration`)."""
+        from arena import narration
+
+        mirror = self._mirror
+        observation = published["observation"]
+        last = self._last.get(view)
+        if last is not None and last[0] != published["index"] - 1:
+            last = None  # a seat's view watched again after a pause: its last frame is not the one before
+        if record is None and published["index"] > 0:
+            self._mirror = None  # a decision it was not told of (a caller without `recorded`): no story from here
+            return
+        if record is None:
+            told, parts = narration.live_turn(mirror.game.name, {"index": 0, "observation": observation}, None,
+                                              None, self.names)
+        else:
+            actor, text, events, fault = record["seat"], record["action"], record["events"], record.get("fault")
+            viewer = -1 if view is None else view
+            if actor != viewer:
+                text, events = mirror.redact_decision(actor, viewer, text, events)
+                if text is None and fault:  # its message can quote the hidden answer
+                    fault = {"kind": fault["kind"], "message": ""}
+            before = last[1] if last is not None else (
+                mirror.public_observation() if view is None else mirror.observation(view))
+            told, parts = narration.live_turn(mirror.game.name, {
+                "index": published["index"], "seat": actor, "action": text, "events": events, "fault": fault,
+                "substitute": record.get("substitute"), "observation": observation},
+                before, last[2] if last is not None else None, self.names)
+        self._last[view] = (published["index"], observation, parts)
+        published["story"] = told
+        published["scores"] = [p.get("total", 0.0) for p in parts]
 
     def end(self, wait_s: float = 10.0) -> None:
         """The run is over: say so on every stream, and wait up to `wait_s` for the writes to be done."""

@@ -46,6 +46,10 @@ class Match(models.Model):
         default=dict, blank=True,
         help_text="The seats people play (kind human): {seat: user id}; they have no Participant row, the bots' "
                   "seats do (matches.people).")
+    seat_time_controls = models.JSONField(
+        default=dict, blank=True,
+        help_text="Seats on a clock of their own: {seat: time control}, e.g. a person's preset beside the bots' "
+                  "ladder clock (`time_control`, every other seat's).")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     status_reason = models.TextField(blank=True, default="", help_text="Why a match failed or was cancelled.")
     attempts = models.PositiveSmallIntegerField(default=0)

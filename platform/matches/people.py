@@ -4,7 +4,8 @@ web, through Redis.
 The worker side (`BrowserPerson`, given to `run_match(people=...)`) publishes, for each decision the referee asks
 of the seat, the key `turn_key(match, seat)`: what the seat's DecideRequest holds (the decision's index, the
 seat's observation, the legal actions with their texts and kinds, the clock) and the id of the user who plays the
-seat; then it blocks on the Redis list `answer_key(match, seat)` for at most the decision's time (the referee's
+seat; it also appends it to the seat's own live stream (`live.key(match, seat)`: the turn is pushed to the person's
+page over server-sent events, `web.watch`); then it blocks on the Redis list `answer_key(match, seat)` for at most the decision's time (the referee's
 `wait_s`: the decision limit plus the bank). The web side (`web.play`) shows the turn only to that user and pushes
 onto the list only an answer that user sent for the current decision with an action of its legal list
 (`accept`); anything else is refused there, and checked again here (an answer for another decision is dropped).
@@ -96,10 +97,14 @@ class BrowserPerson:
         tkey, akey = turn_key(self.match_id, self.seat), answer_key(self.match_id, self.seat)
         conn = self._conn(timeout_s=None)
         try:
+            asked = json.dumps(turn(request, self.user_id, deadline), separators=(",", ":"))
             pipe = conn.pipeline()
             pipe.delete(akey)
-            pipe.set(tkey, json.dumps(turn(request, self.user_id, deadline), separators=(",", ":")),
-                     ex=max(1, int(wait_s) + SLACK_S))
+            pipe.set(tkey, asked, ex=max(1, int(wait_s) + SLACK_S))
+            # pushed to the person's page on the seat's own live stream (web.watch serves it to them only);
+            # the key above stays the truth a page asks for when it (re)connects
+            pipe.xadd(live.key(self.match_id, self.seat), {"turn": asked}, maxlen=live.MAX_ENTRIES,
+                      approximate=True)
             pipe.execute()
             while (left := end - time.monotonic()) > 0:
                 got: Any = conn.blpop([akey], timeout=max(left, 0.01))

@@ -52,7 +52,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from arena.botlogs import logs_path
-from arena.match.types import MatchResult
+from arena.match.types import MatchResult, TimeControl
 from arena_site.workers import known_dead, process_space
 from arena_site.workers import worker_id as worker_id  # the task's (re-exported)
 from botregistry.models import BotVersion
@@ -114,34 +114,65 @@ class CannotSeat(ValueError):
     """A human match that cannot be made as asked (the message says why, for the person)."""
 
 
-def create_human_match(*, user: User, game: str, players: int, seat: int | None, opponents: list[BotVersion],
-                       time_control: dict[str, int]) -> Match:
-    """A queued, unrated match of kind human: `user` plays seat `seat` (None: a random one, from a secret seed),
-    the active versions `opponents` the other seats in order. Every opponent must be its bot's active, ready
-    version for `game` and its bot open to people (`Bot.people_may_play`); raises `CannotSeat` otherwise. The
-    match never changes a rating (rated off, no ladder: `record_result`, `matches.ratings`)."""
-    # read again: what the caller holds may be older than the owner's last switch
+def ladder_clock(game: str, players: int) -> dict[str, Any]:
+    """The clock the bots of a people's match keep: their ladder's (the ladder of `game` for `players`, an active
+    one first, else any active ladder of the game, else the referee's defaults)."""
+    ladder = (Ladder.objects.filter(game=game, players=players).order_by("-active", "id").first()
+              or Ladder.objects.filter(game=game, active=True).order_by("id").first())
+    return (ladder.time_control if ladder else TimeControl()).to_dict()
+
+
+def check_opponents(game: str, opponents: list[BotVersion]) -> list[BotVersion]:
+    """`opponents` read afresh (the caller's copies may be older than an owner's last switch), in order; raises
+    `CannotSeat` unless each is its bot's active, ready version for `game` and its bot open to people."""
     fresh = {v.pk: v for v in BotVersion.objects.select_related("bot").filter(pk__in=[v.pk for v in opponents])}
-    opponents = [fresh[v.pk] for v in opponents if v.pk in fresh]
-    if len(opponents) != players - 1:
-        raise CannotSeat(_("a %(n)d-player table needs %(bots)d bots") % {"n": players, "bots": players - 1})
+    if any(v.pk not in fresh for v in opponents):
+        raise CannotSeat(_("a bot of this table is gone"))
+    opponents = [fresh[v.pk] for v in opponents]
     for v in opponents:
         if v.bot.game != game or v.bot.active_version_id != v.pk or v.status != BotVersion.Status.READY \
                 or v.bot.retired_at is not None:
             raise CannotSeat(_("%(bot)s cannot play %(game)s now") % {"bot": v.bot.name, "game": game})
         if not v.bot.people_may_play:
             raise CannotSeat(_("%(bot)s's owner does not let people play it") % {"bot": v.bot.name})
+    return opponents
+
+
+def create_human_match(*, user: User, game: str, players: int, seat: int | None, opponents: list[BotVersion],
+                       time_control: dict[str, int] | None = None, clock: dict[str, int] | None = None) -> Match:
+    """A queued, unrated match of kind human: `user` plays seat `seat` (None: a random one, from a secret seed),
+    the active versions `opponents` the other seats in order (`check_opponents`; raises `CannotSeat`). See
+    `seat_people` for the clocks. The match never changes a rating (rated off, no ladder: `record_result`,
+    `matches.ratings`)."""
+    opponents = check_opponents(game, opponents)
+    if len(opponents) != players - 1:
+        raise CannotSeat(_("a %(n)d-player table needs %(bots)d bots") % {"n": players, "bots": players - 1})
     if seat is None:
         seat = secrets.randbelow(players)
     if not 0 <= seat < players:
         raise CannotSeat(_("a %(n)d-player table has seats 1 to %(n)d") % {"n": players})
     bot_seats = [s for s in range(players) if s != seat]
+    return seat_people(requested_by=user, game=game, players=players, people={seat: user.pk},
+                       bots=dict(zip(bot_seats, opponents, strict=True)), time_control=time_control, clock=clock)
+
+
+def seat_people(*, requested_by: User, game: str, players: int, people: dict[int, int],
+                bots: dict[int, BotVersion], time_control: dict[str, int] | None = None,
+                clock: dict[str, int] | None = None) -> Match:
+    """The queued, unrated match of kind human of a table whose seats are all taken: `people` {seat: user id},
+    `bots` {seat: version} (checked by the caller). Clocks: every seat plays on `time_control`, by default the
+    bots' ladder clock (`ladder_clock`); with `clock` (a person's preset: decision_ms, bank_ms) the people's
+    seats play on the ladder's terms with the preset's times instead (`Match.seat_time_controls`)."""
+    if sorted([*people, *bots]) != list(range(players)):
+        raise CannotSeat(_("a %(n)d-player table has seats 1 to %(n)d") % {"n": players})
+    base = dict(time_control) if time_control is not None else ladder_clock(game, players)
+    own = {str(s): {**base, **clock} for s in people} if clock else {}
     with transaction.atomic():
-        match = Match.objects.create(kind=Match.Kind.HUMAN, rated=False, requested_by=user, game=game,
-                                     params={"players": players}, seed=new_seed(), time_control=time_control,
-                                     people={str(seat): user.pk})
+        match = Match.objects.create(kind=Match.Kind.HUMAN, rated=False, requested_by=requested_by, game=game,
+                                     params={"players": players}, seed=new_seed(), time_control=base,
+                                     people={str(s): uid for s, uid in people.items()}, seat_time_controls=own)
         Participant.objects.bulk_create([Participant(match=match, seat=s, bot=v.bot, version=v)
-                                         for s, v in zip(bot_seats, opponents, strict=True)])
+                                         for s, v in sorted(bots.items())])
         transaction.on_commit(lambda: send(match.pk))
     return match
 

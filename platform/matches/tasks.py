@@ -53,9 +53,11 @@ class MatchCannotRun(RuntimeError):
     """The match can't be played here (reason in the message); it fails without retry."""
 
 
-def play(match: Match, progress: Callable[[int, Any], None] | None = None) -> tuple[MatchResult, Path]:
+def play(match: Match, progress: Callable[[int, Any], None] | None = None,
+         on_decision: Callable[[int, dict[str, Any]], None] | None = None) -> tuple[MatchResult, Path]:
     """Run the match with the referee; returns its result and the temporary replay file. `progress` is called
-    after each decision with its index (from 0) and the state."""
+    after each decision with its index (from 0) and the state, `on_decision` just before it with the decision's
+    record (the referee's `run_match`)."""
     from arena.match import run_match  # imports the referee; named like this module's task
     from arena.sandbox.limits import SandboxLimits
 
@@ -87,8 +89,10 @@ def play(match: Match, progress: Callable[[int, Any], None] | None = None) -> tu
         result = run_match(match.game, dict(match.params), int(match.seed), bots,
                            people={seat: person for seat, (person, _name) in people.items()},
                            time_control=TimeControl(**match.time_control),
+                           seat_time_controls={int(seat): TimeControl(**tc)
+                                               for seat, tc in (match.seat_time_controls or {}).items()},
                            limits=SandboxLimits(**settings.ARENA_LIMITS), sandbox=sandbox, replay_path=str(tmp),
-                           progress=progress)
+                           progress=progress, on_decision=on_decision)
     return result, tmp
 
 
@@ -100,6 +104,14 @@ def seated_people(match: Match) -> dict[int, tuple[BrowserPerson, str]]:
     ids = {int(seat): int(uid) for seat, uid in (match.people or {}).items()}
     names = dict(get_user_model().objects.filter(pk__in=ids.values()).values_list("pk", "username"))
     return {seat: (BrowserPerson(match.pk, seat, uid), names.get(uid, "?")) for seat, uid in ids.items()}
+
+
+def seat_names(match: Match) -> list[str]:
+    """The seats' names as the replay will give them (the bots' versions' seat names, the people's usernames):
+    the live narration's."""
+    names = {p.seat: p.version.seat_name for p in match.participants.select_related("version__bot")}
+    names.update({seat: name for seat, (_person, name) in seated_people(match).items()})
+    return [names.get(seat, "?") for seat in range(max(names, default=-1) + 1)]
 
 
 @shared_task(name="matches.tasks.run_match", bind=True, acks_late=True, reject_on_worker_lost=True,
@@ -134,7 +146,8 @@ def _initial_state(match: Match) -> Any:
 def _play_and_record(match: Match, run: services.Run) -> str:
     beat = _Heartbeat(match.id, run)
     # the live view of the match's page (matches.live), and the own view of every seat a person plays
-    spectators = live.Broadcast(match.id, always=[int(seat) for seat in (match.people or {})])
+    spectators = live.Broadcast(match.id, always=[int(seat) for seat in (match.people or {})],
+                                names=seat_names(match))
 
     def progress(decision: int, state: Any) -> None:
         beat.progress(decision, state)
@@ -144,7 +157,7 @@ def _play_and_record(match: Match, run: services.Run) -> str:
     try:
         try:
             spectators.start(_initial_state(match))
-            result, replay = play(match, progress)
+            result, replay = play(match, progress, spectators.recorded)
         except MatchCannotRun as exc:
             services.fail(match.id, str(exc), run)
             return "failed"

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Prefetch, Q
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, render
-from django.utils import translation
+from django.utils import timezone, translation
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
@@ -24,6 +24,7 @@ from botregistry.models import Bot
 from ladders.models import Ladder, Rating
 from matches.models import Match, Participant
 from matches.visibility import hidden_q, visible_matches
+from tables.models import Table
 from tournaments.models import Tournament
 from web.context import html_lang
 
@@ -244,14 +245,22 @@ def user_page(request, username: str):
         by_bot.setdefault(r.bot_id, []).append(r)
     for b in bots:
         b.ladder_ratings = by_bot.get(b.pk, [])
-    # their bots' matches and the tables they sat at themselves (kind human)
+    # their bots' matches and the tables they sat at themselves (kind human: the ones they set, and the ones they
+    # took a seat at through an invitation)
     recent = (visible_matches(Match.objects.filter(Q(pk__in=Participant.objects.filter(bot__owner=user)
                                                      .values("match_id"))
-                                                   | Q(kind=Match.Kind.HUMAN, requested_by=user)), request.user)
+                                                   | Q(kind=Match.Kind.HUMAN, requested_by=user)
+                                                   | Q(kind=Match.Kind.HUMAN, table__seats__person=user)).distinct(),
+                              request.user)
               .order_by("-id").prefetch_related(
                   Prefetch("participants", queryset=Participant.objects.select_related("bot").order_by("seat")))[:10])
-    return render(request, "web/user.html", {"owner": user, "bots": bots, "recent": recent,
-                                             "is_self": request.user.is_authenticated and request.user.pk == user.pk})
+    is_self = request.user.is_authenticated and request.user.pk == user.pk
+    # their own open tables (set, or a seat taken): only they see them, as only the people at a table may
+    open_tables = list(Table.objects.filter(status=Table.Status.OPEN, seats__person=user,
+                                            expires_at__gt=timezone.now()).distinct().order_by("-id")[:10]) \
+        if is_self else []
+    return render(request, "web/user.html", {"owner": user, "bots": bots, "recent": recent, "is_self": is_self,
+                                             "open_tables": open_tables})
 
 
 @require_GET

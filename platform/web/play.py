@@ -1,7 +1,7 @@
 """Playing a seat from the browser: the web side of `matches.people`.
 
 `GET /matches/<id>/play/?seat=N` answers the decision now asked of seat N (JSON: decision, seat, observation,
-legal actions with their texts and kinds, clock, deadline), to the signed-in user who plays the seat only; 204
+legal actions with their texts, kinds and words for the person: `in_words`; clock, deadline), to the signed-in user who plays the seat only; 204
 when the seat is asked nothing now. `POST /matches/<id>/play/` with {"seat": N, "decision": i, "action": text}
 (JSON, or a form) answers it. Every other request gets a clear 4xx and changes nothing: anonymous 401, another
 user 403, no such seat 400, out of turn or a stale or already answered decision 409, an action outside the legal
@@ -16,11 +16,22 @@ from typing import Any
 import redis
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from arena import narration
 from matches import live, people
 from matches.models import Match
+
+
+def in_words(turn: dict[str, Any], game: str, language: str) -> dict[str, Any]:
+    """`turn` (matches.people.turn, without its user) with each legal action in words for the person, in
+    `language`: its `label`, `group` (the panel's heading), `target` (the thing on the board it is about, or
+    None) and `ends_turn` (arena.narration.action_words)."""
+    observation = turn.get("observation") or {}
+    legal = [{**a, **narration.action_words(game, a["text"], observation, language)} for a in turn.get("legal") or []]
+    return {k: v for k, v in turn.items() if k != "user"} | {"legal": legal}
 
 
 def _error(status: int, message: str) -> JsonResponse:
@@ -71,7 +82,7 @@ def play(request, match_id: int):
                 return HttpResponse(status=204)
             if now.pop("user") != request.user.pk:
                 return _error(403, _("this seat is not yours"))
-            resp = JsonResponse(now)
+            resp = JsonResponse(in_words(now, match.game, get_language() or "en"))
             resp["Cache-Control"] = "no-store"
             return resp
         index = people.accept(match.pk, seat, request.user.pk, data.get("decision"), data.get("action"), conn, {

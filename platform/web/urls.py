@@ -3,7 +3,7 @@ from django.urls import path
 
 from datasets import views as datasets
 
-from . import account, competitions, login, pages, play, play_new, signup, teams, views, watch
+from . import account, competitions, login, pages, play, play_new, signup, tables, teams, views, watch
 
 app_name = "web"
 
@@ -26,6 +26,10 @@ urlpatterns = [
     path("matches/<int:match_id>/live/", watch.live_events, name="match-live"),
     path("matches/<int:match_id>/play/", play.play, name="match-play"),
     path("play/", play_new.play_new, name="play-new"),
+    path("tables/<int:table_id>/", tables.table, name="table"),
+    path("tables/<int:table_id>/state/", tables.table_state, name="table-state"),
+    path("tables/<int:table_id>/cancel/", tables.table_cancel, name="table-cancel"),
+    path("tables/join/<str:key>/", tables.table_invite, name="table-invite"),
     path("matches/<int:match_id>/replay.json.gz", views.match_replay, name="match-replay"),
     path("teams/", teams.team_list, name="teams"),
     path("teams/join/<str:key>/", teams.join, name="team-join"),

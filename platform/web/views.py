@@ -40,6 +40,7 @@ from tournaments import services as tservices
 from tournaments.models import Tournament
 
 from . import charts, frames
+from .templatetags.web_extras import PersonSeat
 from .watch import deal_in_play_elsewhere, live_now
 
 #: what the viewer's "skip" buttons skip by, per game (arena.games.<game>.narrate.chapter)
@@ -253,11 +254,16 @@ def match(request, match_id: int):
     seat_names = {p.seat: p.version.seat_name for p in seats}
     seat_names.update({s: person_names.get(uid, "?") for s, uid in people.items()})
     players = len(seats) + len(people)
+    # the seats table: the bots' rows and the people's (their user names; rank, score from the result once over)
+    result_seats = {r.get("seat"): r for r in (m.result or {}).get("seats") or [] if isinstance(r, dict)} \
+        if isinstance(m.result, dict) else {}
+    seat_rows = sorted([*seats, *(PersonSeat(s, {**result_seats.get(s, {}), "name": person_names.get(uid, "?")})
+                                  for s, uid in people.items())], key=lambda row: row.seat)
     play_seat = next((s for s, uid in people.items() if uid == request.user.pk), None) \
         if request.user.is_authenticated else None
     # a match under way: its progress (web/_match_progress.html) refreshes itself until the match is done
     return _live_page(request, "web/match.html", "web/_match_progress.html", {
-        "match": m, "seats": seats, "tournament_game": tgame, "seed": visible_seed(m, request.user),
+        "match": m, "seats": seats, "seat_rows": seat_rows, "tournament_game": tgame, "seed": visible_seed(m, request.user),
         "has_replay": bool(m.replay_path), "seat_range": range(players),
         # the game's own opponents (Minos solo: Rhadamanthus), a row of the seats table once there is a result
         "opponents": frames.opponents(m.game, players, m.result) if m.result else [],

@@ -17,26 +17,35 @@ version test's sibling would be shown its future draws: `matches.seeds`), staff 
 
 from __future__ import annotations
 
+import json
+import queue
 import re
 import time
 from collections.abc import Iterator
 
 import redis
+from django import db
 from django.db.models import Prefetch, QuerySet
 from django.http import HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils import translation
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from botregistry.ownership import can_play
-from matches import live
+from matches import live, people
 from matches.models import Match, Participant
 from matches.seeds import is_staff
+from web import watchers
+from web.play import in_words
 
 #: How long one connection streams before the browser resumes it.
 STREAM_S = 120.0
 #: How long a read waits for the next decision before a keep-alive line (proxies close silent connections).
 BLOCK_MS = 10_000
+#: What a browser told "too many live views here" waits before it asks again (503's Retry-After).
+RETRY_S = 10
 DONE = [Match.Status.FINISHED, Match.Status.FAILED, Match.Status.CANCELLED]
 _STREAM_ID = re.compile(r"^(0|\d{1,20}-\d{1,20})$")
 
@@ -55,9 +64,7 @@ def live_now(matches: QuerySet[Match], n: int = 8) -> list[Match]:
                                            .order_by("seat")))[:n])
 
 
-def _event(name: str, data: str, entry_id: str | None = None) -> str:
-    head = f"id: {entry_id}\n" if entry_id else ""
-    return f"{head}event: {name}\ndata: {data}\n\n"
+_event = watchers.sse
 
 
 @require_GET
@@ -69,10 +76,10 @@ def live_events(request, match_id: int):
         return HttpResponse(_("this match's deal is still being played in another match: watch it once that is "
                               "over"), status=403, content_type="text/plain")
     seat = None
-    people = {str(s): uid for s, uid in (m.people or {}).items()}
-    if "seat" in request.GET and request.GET["seat"] in people:
+    seated = {str(s): uid for s, uid in (m.people or {}).items()}  # the seats people play
+    if "seat" in request.GET and request.GET["seat"] in seated:
         # a seat a person plays: its view is that person's only (web.play), never another's
-        if not request.user.is_authenticated or people[request.GET["seat"]] != request.user.pk:
+        if not request.user.is_authenticated or seated[request.GET["seat"]] != request.user.pk:
             return HttpResponse(_("only the person who plays this seat may watch its view"), status=403,
                                 content_type="text/plain")
         seat = int(request.GET["seat"])
@@ -89,40 +96,108 @@ def live_events(request, match_id: int):
     if not _STREAM_ID.match(after):
         return HttpResponseBadRequest(_("Last-Event-ID must be a stream id such as 1700000000000-0"),
                                       content_type="text/plain")
-    resp = StreamingHttpResponse(_stream(m.pk, after, seat), content_type="text/event-stream")
+    try:
+        subscribed = watchers.hub().subscribe(live.key(m.pk, seat), after)
+    except (redis.RedisError, OSError):
+        subscribed = None
+        busy = _("the live view is unavailable for now: try again in a moment")
+    else:
+        busy = _("too many live views are open on this server: try again in a moment")
+    if subscribed is None:
+        refused = HttpResponse(busy, status=503, content_type="text/plain")
+        refused["Retry-After"] = str(RETRY_S)
+        return refused
+    # the stream may last minutes: this thread's database connection is not held meanwhile (a connection per
+    # thread of every process would pass the server's max_connections)
+    _release()
+    with_turns = seat is not None and str(seat) in seated
+    resp = StreamingHttpResponse(_stream(m.pk, m.game, seat, with_turns, subscribed,
+                                         get_language() or "en"), content_type="text/event-stream")
     resp["Cache-Control"] = "no-store"
     resp["X-Accel-Buffering"] = "no"  # a proxy must pass each event on at once
     return resp
 
 
-def _stream(match_id: int, after: str, seat: int | None) -> Iterator[str]:
-    conn = live.client(timeout_s=BLOCK_MS / 1000 + 5)
-    last = after
-    deadline = time.monotonic() + STREAM_S
-    yield "retry: 2000\n\n"
+def _release() -> None:
+    """Give this thread's database connection back (not inside a transaction: a test's, which owns it)."""
+    if not db.connection.in_atomic_block:
+        db.connection.close()
+
+
+def _ended(match_id: int) -> bool:
     try:
-        while time.monotonic() < deadline:
-            if seat is not None:  # the worker publishes this seat's view while someone watches it
-                try:
-                    conn.set(live.wanted_key(match_id, seat), "1", ex=live.WANTED_S)
-                except (redis.RedisError, OSError):
-                    pass
-            try:
-                entries = live.read(match_id, last, BLOCK_MS, conn, seat)
-            except (redis.RedisError, OSError):
-                yield ": the live view is unavailable for now\n\n"
-                return  # the browser tries again after `retry`
-            if not entries:
-                if Match.objects.filter(pk=match_id, status__in=DONE).exists():
-                    yield _event("end", "{}")
-                    return
-                yield ": keep-alive\n\n"
-                continue
-            for entry_id, fields in entries:
-                last = entry_id
-                if "end" in fields:
-                    yield _event("end", "{}", entry_id)
-                    return
-                yield _event("frame", fields["frame"], entry_id)
+        return Match.objects.filter(pk=match_id, status__in=DONE).exists()
+    finally:
+        _release()
+
+
+def _turn(match_id: int, game: str, seat: int, fields: dict[str, str], language: str) -> str | None:
+    """A person's turn pushed on their seat's stream, in words (web.play.in_words), while it is still the
+    decision asked (a resumed stream does not offer a turn already answered or timed out); else None."""
+    conn = live.client()
+    try:
+        now = people.current(match_id, seat, conn)
+    except (redis.RedisError, OSError):
+        return None
     finally:
         conn.close()
+    asked = json.loads(fields["turn"])
+    if now is None or now.get("decision") != asked.get("decision"):
+        return None
+    with translation.override(language):
+        return json.dumps(in_words(asked, game, language), separators=(",", ":"))
+
+
+def _want(match_id: int, seat: int) -> None:
+    """Say seat `seat`'s own view is watched: the worker publishes it (live.wanted_key)."""
+    conn = live.client()
+    try:
+        conn.set(live.wanted_key(match_id, seat), "1", ex=live.WANTED_S)
+    except (redis.RedisError, OSError):
+        pass
+    finally:
+        conn.close()
+
+
+def _stream(match_id: int, game: str, seat: int | None, with_turns: bool,
+            subscribed: tuple[watchers.Watcher, list[tuple[str, dict[str, str]]]], language: str) -> Iterator[str]:
+    """The events of one connection: the entries missed, then each as the process's reader hands it over; a
+    person's seat (`with_turns`) also gets its turns."""
+    hub = watchers.hub()
+    watcher, missed = subscribed
+    last = "0"
+    deadline = time.monotonic() + STREAM_S
+    wanted = 0.0
+    yield "retry: 2000\n\n"
+    try:
+        pending = list(missed)
+        while time.monotonic() < deadline:
+            if seat is not None and time.monotonic() - wanted > live.WANTED_S / 3:
+                wanted = time.monotonic()
+                _want(match_id, seat)
+            if not pending:
+                try:
+                    pending = [watcher.entries.get(timeout=BLOCK_MS / 1000)]
+                except queue.Empty:
+                    if _ended(match_id):
+                        yield _event("end", "{}")
+                        return
+                    yield ": keep-alive\n\n"
+                    continue
+            entry_id, fields = pending.pop(0)
+            if "lost" in fields:
+                yield ": the live view is unavailable for now\n\n"
+                return  # the browser tries again after `retry`
+            if not watchers._newer(entry_id, last):
+                continue
+            last = entry_id
+            if "end" in fields:
+                yield _event("end", "{}", entry_id)
+                return
+            if "turn" in fields:
+                if with_turns and seat is not None and (turn := _turn(match_id, game, seat, fields, language)):
+                    yield _event("turn", turn, entry_id)
+                continue
+            yield fields.get(watchers.SSE) or _event("frame", fields["frame"], entry_id)
+    finally:
+        hub.unsubscribe(watcher)

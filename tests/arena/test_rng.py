@@ -44,3 +44,25 @@ def test_helpers_are_one_below_draw_each():
     assert items == expected and a.state == b.state
     c = a.copy()
     assert c.next64() == a.next64()
+
+
+def test_the_fixed_width_core_draws_the_reference_draws():
+    """Compiled, `below` and `shuffle` run on 64-bit machine words (`rng._NATIVE`); pure, on Python ints: the
+    same draws and states either way, for every bound and length the engines use and beyond."""
+    from arena import games
+    from arena.games import rng as R
+
+    assert R._NATIVE == (games.ENGINE == "compiled")
+    picks = __import__("random").Random(3)
+    fast, slow = SplitMix64(2**63 + 12345), SplitMix64(2**63 + 12345)
+    for _ in range(3000):
+        n = picks.choice([picks.randrange(1, 300), picks.randrange(1, 2**40), 2**57 + picks.randrange(99), 1 << 20])
+        assert fast.below(n) == _reference_below(slow, n)
+        assert fast.state == slow.state
+    for length in (0, 1, 2, 5, 85, 300):
+        items, expected = list(range(length)), list(range(length))
+        fast.shuffle(items)
+        for i in range(length - 1, 0, -1):
+            j = _reference_below(slow, i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+        assert items == expected and fast.state == slow.state

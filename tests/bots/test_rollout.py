@@ -52,3 +52,59 @@ def test_max_decisions_stops_early_and_the_search_uses_these_policies(rollout, m
     assert search.ThebesRollout is rollout.ThebesRollout
     with pytest.raises(ValueError):
         rollout.rollout_policy("chess")
+
+
+# The rollout policies are compiled with the engines (arena.games.<game>.rollout): compiled and pure choose
+# alike for the same random numbers (values, choices, whole playouts), every player count.
+_SAME = """
+import hashlib, json, random, sys
+sys.path.insert(0, {sdk!r})
+from arena import games
+from arena_bot.rollout import playout, rollout_policy
+out = {{"engine": games.ENGINE}}
+for name, players in (("thebes", 2), ("thebes", 3), ("thebes", 4), ("minos", 1), ("minos", 2), ("minos", 3),
+                      ("minos", 4)):
+    game = games.load(name, players=players)
+    policy = rollout_policy(name)
+    h = hashlib.sha256()
+    for seed in range(3):
+        state, rng = game.new_state(seed), random.Random(seed)
+        for _ in range(5 + seed):
+            state.apply(state.legal_actions()[0])
+        if name == "thebes":
+            h.update(repr(policy.values(state, state.legal_actions())).encode())
+        stepped = state.clone()
+        for _ in range(10):  # choose() one decision at a time, then the whole loop in playout()
+            if stepped.is_terminal():
+                break
+            action = policy.choose(stepped, stepped.legal_actions(), rng.random)
+            h.update(str(action).encode())
+            stepped.apply(action)
+        h.update(repr(playout(stepped, policy, rng)).encode() + repr(stepped.scores()).encode())
+    out[f"{{name}}{{players}}"] = h.hexdigest()
+print(json.dumps(out))
+"""
+
+
+def test_compiled_and_pure_rollout_policies_choose_alike():
+    from arena.games import native
+
+    if not native.built_files():
+        pytest.skip("the compiled engines are not built (`arena engines build`)")
+    import json
+    import os
+    import subprocess
+    import sys
+
+    results = []
+    for pure in (False, True):
+        env = {k: v for k, v in os.environ.items() if k != "ARENA_PURE"}
+        if pure:
+            env["ARENA_PURE"] = "1"
+        done = subprocess.run([sys.executable, "-c", _SAME.format(sdk=str(ROOT / "bots/python/sdk"))], cwd=ROOT,
+                              env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        results.append(json.loads(done.stdout))
+    compiled, pure = results
+    assert (compiled.pop("engine"), pure.pop("engine")) == ("compiled", "pure")
+    assert compiled == pure

@@ -6,8 +6,6 @@ The unprivileged container is what this machine can't provide (tests run as root
 `arena.sandbox.check_available` is made to fail the way it fails there."""
 
 import logging
-import os
-import time
 
 import pytest
 import yaml
@@ -141,16 +139,3 @@ def test_healthz_answers_the_probe_the_compose_healthcheck_sends(client, setting
     response = client.get("/healthz", HTTP_HOST=headers["host"], HTTP_X_FORWARDED_PROTO="https")
     assert response.status_code == 200 and response.content == b"ok\n"
     assert client.get("/healthz", HTTP_HOST="arena.example.org").status_code == 301  # why the header is sent
-
-
-def test_beat_health_follows_the_schedule_files_age(tmp_path):
-    from arena_site.health import BEAT_STALE_SECONDS, beat_ok, main
-
-    schedule = tmp_path / "celerybeat-schedule"
-    assert not beat_ok(schedule)  # beat never wrote it
-    (tmp_path / "celerybeat-schedule.db").write_bytes(b"")  # shelve's dbm may add a suffix
-    assert beat_ok(schedule)
-    old = time.time() - BEAT_STALE_SECONDS - 10
-    os.utime(tmp_path / "celerybeat-schedule.db", (old, old))
-    assert not beat_ok(schedule)
-    assert main(["health.py", "beat", str(schedule)]) == 1 and main(["health.py"]) == 2

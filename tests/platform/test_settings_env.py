@@ -20,6 +20,7 @@ print(json.dumps({
     "acks_late": app.conf.task_acks_late, "reject_lost": app.conf.task_reject_on_worker_lost,
     "prefetch": app.conf.worker_prefetch_multiplier,
     "beat": sorted(entry["task"] for entry in app.conf.beat_schedule.values()),
+    "ladders": settings.ARENA_LADDERS, "conn_checks": settings.DATABASES["default"].get("CONN_HEALTH_CHECKS"),
 }))
 """
 
@@ -40,15 +41,20 @@ def test_embedded_defaults(tmp_path):
     assert s["storage"] == str(tmp_path / "storage") and s["sandbox"] == "auto"
     assert s["acks_late"] and s["reject_lost"] and s["prefetch"] == 1
     assert {"matchmaking.tasks.matchmake", "matches.tasks.recover_stale_matches"} <= set(s["beat"])
+    assert s["ladders"] == [["thebes", 2], ["thebes", 4], ["minos", 2], ["minos", 4]]
 
 
 def test_production_from_environment(tmp_path):
     s = settings_with({"DATABASE_URL": "postgres://arena:pw@db:5432/arena", "CELERY_BROKER_URL": "redis://r:6379/0",
                        "ARENA_SANDBOX": "ON", "ARENA_MEMORY_MB": "256", "ARENA_DEBUG": "0",
-                       "ARENA_SECRET_KEY": "s3cret", "ARENA_STORAGE_DIR": str(tmp_path)})
+                       "ARENA_SECRET_KEY": "s3cret", "ARENA_STORAGE_DIR": str(tmp_path),
+                       "ARENA_LADDERS": "thebes:2, thebes:4"})
     assert s["db"] == "django.db.backends.postgresql" and s["db_name"] == "arena"
     assert s["broker"] == "redis://r:6379/0" and s["sandbox"] == "on" and s["memory"] == 256
     assert s["debug"] is False and s["secret"] == "s3cret" and s["storage"] == str(tmp_path)
+    assert s["ladders"] == [["thebes", 2], ["thebes", 4]]  # the others paused (ladders.services.ensure_ladders)
+    # a restarted database: each kept connection is checked before a request reuses it (issue 24: 500s otherwise)
+    assert s["conn_checks"] is True
 
 
 def test_beat_tasks_are_registered():

@@ -68,12 +68,16 @@ def public_text(anon, bot) -> str:
     return "\n".join(parts)
 
 
-def test_a_failing_builds_compiler_output_stays_in_the_owners_log(client, anon, owner, storage):
+def test_a_failing_builds_compiler_output_stays_in_the_owners_log(client, anon, owner, storage, caplog):
     source = f"// {SECRET}\nint main() {{ return 0 }} // {SECRET}\n"
-    bot, version = uploaded_and_validated(client, owner, binary_bot("mkdir -p out && g++ -o out/bot bot.cpp\n",
-                                                                    source))
+    with caplog.at_level("WARNING", logger="arena.platform"):
+        bot, version = uploaded_and_validated(client, owner, binary_bot("mkdir -p out && g++ -o out/bot bot.cpp\n",
+                                                                        source))
     assert version.status == "failed"
     assert version.status_reason == "the build failed"
+    # the server's log says which version failed and why, in one line (an operator reads it, not the owner's log)
+    said = [r.getMessage() for r in caplog.records if r.getMessage().startswith("validation of ")]
+    assert len(said) == 1 and "failed: the build failed (seed " in said[0] and "\n" not in said[0], said
     public = public_text(anon, bot)
     assert "the build failed" in public and SECRET not in public and "error:" not in public
     mine = client.get(f"/api/versions/{version.pk}/").json()

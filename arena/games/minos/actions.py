@@ -9,17 +9,17 @@ current decision says which. `to_dict()` is `{"text", "kind", "args"}` (the `Min
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Final
 
 from arena.games.base import Action, ActionParseError
 
-_ID = r"[A-Za-z0-9#\-]+"
-_GOOD = r"(?:wood|stone|clay|wool|oil|wine)"
-_TRACK = r"(?:influence|population|culture)"
-_ROUTE = r"(?:egypt|mycenae|cyprus)"
-_INST = r"I{1,2}-\d\d#\d"
-_N = r"\d{1,2}"
-_PATTERNS = [
+_ID: Final = r"[A-Za-z0-9#\-]+"
+_GOOD: Final = r"(?:wood|stone|clay|wool|oil|wine)"
+_TRACK: Final = r"(?:influence|population|culture)"
+_ROUTE: Final = r"(?:egypt|mycenae|cyprus)"
+_INST: Final = r"I{1,2}-\d\d#\d"
+_N: Final = r"\d{1,2}"
+_PATTERNS: Final = [
     r"pick:(?:S\d|AB\d)", rf"start:{_N}", rf"keep:{_INST}(?:,{_INST})*", rf"palace:{_INST}",
 r"draft:(?:red|blue|yellow|grey)[1-6]:(?:prepare|develop|build|expand|wild)", rf"groups:(?:none|{_TRACK}(?:,{_TRACK})?)",
     r"retrieve:[rbyg]\d", r"bonus", rf"trait:{_INST}", r"main:forgo", r"main:start",
@@ -29,7 +29,7 @@ r"draft:(?:red|blue|yellow|grey)[1-6]:(?:prepare|develop|build|expand|wild)", rf
     rf"ship:{_ROUTE}", rf"step:{_ROUTE}", r"recruit", rf"deploy:{_N}(?::[12])?", rf"march:{_N}:{_N}(?::[12])?",
     rf"good:{_GOOD}", rf"track:{_TRACK}", r"tile:T[BR]\d", r"stop", rf"move:{_INST}", r"fight", r"decline",
 ]
-_CANONICAL = re.compile("|".join(f"(?:{p})" for p in _PATTERNS))
+_CANONICAL: Final = re.compile("|".join(f"(?:{p})" for p in _PATTERNS))
 
 
 class MinosAction(Action):

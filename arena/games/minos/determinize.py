@@ -33,7 +33,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from arena.games.minos import data as D
 from arena.games.minos.draft import group_options
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 __all__ = ["Determinizer", "determinize"]
 
 #: the keys of a queued choice, by operation, as the observation's `choice` shows it (op without its "_")
-_CHOICE_KEYS: dict[str, tuple[str, tuple[str, ...]]] = {
+_CHOICE_KEYS: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
     "temp_good": ("temp_good", ("good", "n")), "perm_good": ("perm_good", ("good",)),
     "track": ("track", ("track", "n")), "draw_card": ("draw_card", ("n",)), "deploy": ("deploy", ("n",)),
     "march": ("march", ("n",)), "ship_step": ("ship_step", ("n",)), "forage": ("_forage", ("r",)),

@@ -78,7 +78,7 @@ def auto_groups(st: MinosPosition) -> bool:
     st.foraged = []
     for s in st._order_humans():
         tracks = st.commits[str(s)]
-        gvp = st.mods(s)["group_vp"]
+        gvp = st.mod(s, "group_vp")
         if tracks and gvp:
             st.queue.append({"op": "vp", "n": gvp * len(tracks), "p": s})
         for t in tracks:
@@ -119,7 +119,7 @@ def do_draft(st: MinosPosition, s: int, text: str) -> None:
 def group_options(st: MinosPosition, s: int) -> list[list[str]]:
     """Every achievable multiset of at most 2 track steps from the seat's 4 placed dice (DP-7)."""
     dice = tuple(sorted(tuple(st.dice[d]) for d, o in st.owner.items() if o == s))
-    return [list(t) for t in _group_options(dice, st.mods(s)["group_threshold"])]
+    return [list(t) for t in _group_options(dice, st.mod(s, "group_threshold"))]
 
 
 def legal_groups(st: MinosPosition) -> list[str]:

@@ -5,6 +5,7 @@ share: cards from the deck and offer, permanent goods, costs, warriors entering 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
+from typing import Final
 
 from arena.games.minos import data as D
 from arena.games.minos.position import MinosPosition
@@ -20,7 +21,7 @@ def distinct_copies(cards: Iterable[str], known: Collection[str] = ()) -> list[s
     return sorted(first.values())
 
 
-EFFECT_CHOICE_OPS = {"temp_good", "perm_good", "draw_card", "track", "deploy", "march", "ship_step", "_forage",
+EFFECT_CHOICE_OPS: Final = {"temp_good", "perm_good", "draw_card", "track", "deploy", "march", "ship_step", "_forage",
                      "_trade"}
 
 

@@ -35,7 +35,7 @@ def auto_income(st: MinosPosition) -> bool:
     checkpoint(st)
     for s in st._order_humans():
         p = st.players[s]
-        p["weapons"] += D.WEAPON_INCOME[p["tracks"]["population"]] + st.mods(s)["weapon_income_bonus"]
+        p["weapons"] += D.WEAPON_INCOME[p["tracks"]["population"]] + st.mod(s, "weapon_income_bonus")
     checkpoint(st)
     st.phase = "palace"
     st.sim = st._order_humans()
@@ -67,11 +67,11 @@ def auto_palace(st: MinosPosition) -> bool:
 
 
 def palace_limit(st: MinosPosition, s: int) -> int:
-    return D.PALACE_LIMIT[st.players[s]["tracks"]["influence"]] + st.mods(s)["palace_limit_bonus"]
+    return D.PALACE_LIMIT[st.players[s]["tracks"]["influence"]] + st.mod(s, "palace_limit_bonus")
 
 
 def hand_palace_cost(st: MinosPosition, s: int, c: str) -> int:
-    return max(0, D.card_of(c)["vp"] - st.mods(s)["hand_palace_vp_discount"])
+    return max(0, D.card_of(c)["vp"] - st.mod(s, "hand_palace_vp_discount"))
 
 
 def legal_palace(st: MinosPosition) -> list[str]:

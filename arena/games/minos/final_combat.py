@@ -81,4 +81,4 @@ def do_final_combat(st: MinosPosition, s: int, text: str) -> None:
         p["supply"] += 1
         p["sea"].append(tile)
         st._ev(type="fight", seat=s, region=r, tile=tile)
-        st._push(s, D.SEA[tile]["reward"] + [{"op": "vp", "n": st.mods(s)["fight_vp_bonus"]}])
+        st._push(s, D.SEA[tile]["reward"] + [{"op": "vp", "n": st.mod(s, "fight_vp_bonus")}])

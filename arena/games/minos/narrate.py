@@ -319,3 +319,55 @@ def scoring_moment(events: list[dict[str, Any]]) -> str | None:
         if e.get("type") in ("vase", "bot_vase"):
             return _("vase %(vase)s") % {"vase": _named(D.VASES, e["vase"])}
     return None
+
+
+# ----------------------------------------------------------------------------- a legal action, for a person
+#: the play panel's headings: the actions' kinds gathered by what they are about
+GROUP_OF = {"draft": "dice", "retrieve": "dice", "bonus": "dice", "groups": "tracks", "track": "tracks",
+            "good": "goods", "tile": "goods", "pick": "setup", "start": "setup", "keep": "cards",
+            "palace": "cards", "trait": "cards", "offer": "cards", "deck": "cards", "play": "cards", "move": "cards",
+            "farm": "building", "city": "building", "tower": "building", "ship": "ships", "step": "ships",
+            "recruit": "warriors", "deploy": "warriors", "march": "warriors", "fight": "warriors",
+            "decline": "warriors", "main": "turn", "end": "turn", "stop": "turn", "extra": "extra"}
+GROUP_NAMES = {"dice": N_("Dice"), "tracks": N_("Tracks"), "goods": N_("Goods and tiles"), "setup": N_("Setup"),
+               "cards": N_("Cards"), "building": N_("Building"), "ships": N_("Ships"), "warriors": N_("Warriors"),
+               "turn": N_("Your turn"), "extra": N_("Extra actions")}
+#: the actions that end the person's turn (or its main action): confirmed before they are sent
+ENDS_TURN = ("end", "main:finish", "main:forgo")
+
+
+def action_label(action: str, observation: dict[str, Any]) -> str:
+    """A legal action in words for the person choosing it (the narration's phrase, capitalised): `draft:yellow5:
+    build` → "Places the yellow 5 die on Build"."""
+    text = _action_text(action, str(observation.get("decision") or ""), observation)
+    return text[:1].upper() + text[1:]
+
+
+def action_group(action: str) -> str:
+    """The heading of the action's group in the play panel."""
+    group = GROUP_OF.get(action.split(":", 1)[0])
+    return _(GROUP_NAMES[group]) if group else action.split(":", 1)[0]
+
+
+def action_target(action: str, observation: dict[str, Any]) -> dict[str, str] | None:
+    """The thing on the board the action is about: an unplaced die of that face (`die-face`, drafting), a die
+    (taking it back), a region (building, deploying, marching to, fighting there, starting), an offered card
+    (its slot, 1-5); None for the rest."""
+    kind, *args = action.split(":")
+    if kind == "draft" and args:
+        return {"kind": "die-face", "id": args[0]}
+    if kind == "retrieve" and args:
+        return {"kind": "die", "id": args[0]}
+    if kind in ("farm", "city", "tower", "deploy", "start") and args:
+        return {"kind": "region", "id": args[0]}
+    if kind == "march" and len(args) >= 2:
+        return {"kind": "region", "id": args[1]}
+    if kind == "extra" and len(args) >= 2 and args[0] == "fight":
+        return {"kind": "region", "id": args[1]}
+    if kind == "offer" and args:
+        return {"kind": "offer", "id": args[0]}
+    return None
+
+
+def ends_turn(action: str) -> bool:
+    return action in ENDS_TURN

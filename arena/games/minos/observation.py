@@ -10,7 +10,7 @@ The keys match the `MinosObservation` protocol message field for field.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from arena.games.minos import data as D
 from arena.games.minos.end_of_round import palace_limit
@@ -85,7 +85,7 @@ def _sea(reg: Region, omni: bool) -> list[str]:
 
 #: The `seat` of the public (spectator's) view: no seat, and not the omniscient view either, so every seat's hidden
 #: parts are left out as they are for another seat (`State.public_observation`).
-PUBLIC = -1
+PUBLIC: Final = -1
 
 
 def observe(st: MinosPosition, seat: int | None) -> dict[str, Any]:

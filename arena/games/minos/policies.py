@@ -9,6 +9,7 @@ import random
 from typing import Any, ClassVar
 
 from arena.games.minos import data as D
+from arena.games.minos.rollout import WEIGHTS, text_score
 from arena.games.policy import Policy, RandomPolicy
 
 
@@ -17,27 +18,11 @@ class GreedyPolicy(Policy):
 
     name = "greedy"
     needs_observation = False
-    WEIGHTS: ClassVar[dict[str, float]] = {"city": 9, "extra": 4, "farm": 7, "tower": 6, "play": 8, "ship": 5, "step": 4, "trait": 10,
-               "bonus": 10, "deploy": 3, "march": 1, "recruit": 2, "offer": 3, "deck": 2, "main": 2, "end": -5,
-               "move": 5, "fight": 6, "good": 1, "track": 2, "tile": 2, "draft": 1, "groups": 1, "stop": -1,
-               "decline": -2, "keep": 0, "palace": 0, "pick": 0, "start": 0, "retrieve": 0}
+    WEIGHTS: ClassVar[dict[str, float]] = WEIGHTS
 
     def _score(self, text: str) -> float:
-        parts = text.split(":")
-        w: float = self.WEIGHTS.get(parts[0], 0)
-        if parts[0] == "main":
-            w = -3 if parts[1] == "forgo" else (-4 if parts[1] == "finish" else 6)
-        elif parts[0] == "extra":
-            w = {"fight": 8, "craft": 6, "barter": 1}[parts[1]]
-        elif parts[0] == "groups":
-            w = 0 if parts[1] == "none" else 1 + parts[1].count(",")
-        elif parts[0] == "draft":
-            w = {"build": 3, "expand": 2.5, "develop": 2, "prepare": 1.5, "wild": 2}[parts[2]]
-        elif parts[0] == "play":
-            w = 8 + D.card_of(parts[1])["vp"] / 2
-        elif parts[0] in ("deploy", "march") and len(parts) > 3:
-            w += 0.5
-        return w
+        """The value of an action by its text alone (`arena.games.minos.rollout.text_score`)."""
+        return text_score(text)
 
     def choose(self, observation, legal, rng):
         best = max(self._score(str(a)) for a in legal)

@@ -11,14 +11,14 @@ the `TypedDict`s below.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, TypedDict
+from typing import Any, ClassVar, Final, TypedDict
 
 from arena.games.base import TERMINAL, Event, Game, State
 from arena.games.minos import data as D
 from arena.games.rng import SplitMix64
 
 #: Map seat of Rhadamanthus in solo games (the human is seat 0).
-BOT = 1
+BOT: Final = 1
 
 #: One effect operation in the work queue (rules §2.4): `{"op": name, "p": seat, ...its arguments}`.
 Task = dict[str, Any]
@@ -106,6 +106,29 @@ class Vase(TypedDict):
     colour: str
     slots: list[list[int]]       # [vp, seat (-1 free)]
     achieved: list[int]
+
+
+def _modifiers(p: Player) -> dict[str, int]:
+    m = dict(D.MOD_DEFAULTS)
+    if p["ability"]:
+        for k, v in D.ABILITIES[p["ability"]]["levels"][p["level"]].items():
+            if k in D.MOD_OVERRIDE:
+                m[k] = v
+            else:
+                m[k] += v
+    for piece, slots in D.UNCOVER.items():
+        built = D.PIECES_ON_BOARD[piece] - p["board"][piece]
+        for slot in slots[:built]:
+            for k, v in slot["modifiers"].items():
+                if k in D.MOD_OVERRIDE:
+                    m[k] = v
+                else:
+                    m[k] += v
+    return m
+
+
+#: (ability, level, the pieces of each kind left on the board) -> the modifiers they give (`mods`)
+_MODS: Final[dict[tuple[str, int, tuple[int, ...]], dict[str, int]]] = {}
 
 
 class MinosPosition(State):
@@ -262,23 +285,24 @@ class MinosPosition(State):
         self.queue[0:0] = [dict(op, p=s) for op in effect]
 
     def mods(self, s: int) -> dict[str, int]:
-        """The seat's modifiers: ability level plus uncovered player-board slots (rules §2.2)."""
+        """The seat's modifiers: ability level plus uncovered player-board slots (rules §2.2). A new dict each
+        call (the caller may keep or change it)."""
+        return dict(self._mods(s))
+
+    def mod(self, s: int, name: str) -> int:
+        """One of the seat's modifiers (`mods(s)[name]`, without copying them)."""
+        return self._mods(s)[name]
+
+    def _mods(self, s: int) -> dict[str, int]:
+        # worked out once per ability, level and pieces built, and shared: never modified
         p = self.players[s]
-        m = dict(D.MOD_DEFAULTS)
-        if p["ability"]:
-            for k, v in D.ABILITIES[p["ability"]]["levels"][p["level"]].items():
-                if k in D.MOD_OVERRIDE:
-                    m[k] = v
-                else:
-                    m[k] += v
-        for piece, slots in D.UNCOVER.items():
-            built = D.PIECES_ON_BOARD[piece] - p["board"][piece]
-            for slot in slots[:built]:
-                for k, v in slot["modifiers"].items():
-                    if k in D.MOD_OVERRIDE:
-                        m[k] = v
-                    else:
-                        m[k] += v
+        board = p["board"]
+        key = (p["ability"], p["level"], tuple([board[piece] for piece in D.UNCOVER]))
+        m = _MODS.get(key)
+        if m is None:
+            m = _modifiers(p)
+            if len(_MODS) < 10_000:
+                _MODS[key] = m
         return m
 
     def dominant(self, r: int) -> int:
@@ -295,4 +319,4 @@ class MinosPosition(State):
         return D.PIECES_ON_BOARD["farm"] - board["farm"]
 
     def _fight_cost(self, s: int, tile: str) -> int:
-        return max(1, D.SEA[tile]["weapons"] - self.mods(s)["fight_discount"])
+        return max(1, D.SEA[tile]["weapons"] - self.mod(s, "fight_discount"))

@@ -7,13 +7,14 @@ Rhadamanthus sits on map seat `BOT` (1). It has no resources; it gains VP direct
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from arena.games.minos import data as D
 from arena.games.minos.effects import take_offer
 from arena.games.minos.position import BOT, MinosPosition, Region
 
-COLOUR_RANK = {c: i for i, c in enumerate(D.SOLO["die_colour_tiebreak"])}
-ROW_RANK = {r: i for i, r in enumerate(D.SOLO["retrieve_tiebreak_rows"])}
+COLOUR_RANK: Final = {c: i for i, c in enumerate(D.SOLO["die_colour_tiebreak"])}
+ROW_RANK: Final = {r: i for i, r in enumerate(D.SOLO["retrieve_tiebreak_rows"])}
 
 
 def pick_die(state: MinosPosition, front: dict, pool: list[str]) -> str:
@@ -198,6 +199,6 @@ def _point_expand(state: MinosPosition) -> None:
 
 
 #: one point of each main action Rhadamanthus performs (rules §14)
-_POINTS: dict[str, Callable[[MinosPosition], None]] = {
+_POINTS: Final[dict[str, Callable[[MinosPosition], None]]] = {
     "prepare": _point_prepare, "develop": _point_develop, "build": _point_build, "expand": _point_expand,
 }

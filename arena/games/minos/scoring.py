@@ -28,7 +28,7 @@ def interim_scoring(st: MinosPosition) -> None:
                 continue
             row = D.REGION_SCORING[st.players[s]["tracks"]["population"]]
             if dom == s:
-                st._vp(s, row["dominance"] + st.mods(s)["tower_region_bonus"], "regions")
+                st._vp(s, row["dominance"] + st.mod(s, "tower_region_bonus"), "regions")
             else:
                 st._vp(s, row["presence"], "regions")
     st._ev(type="scoring", round=st.round)

@@ -4,16 +4,17 @@ cards and abilities, start regions, and the starting hands with their keep / pal
 from __future__ import annotations
 
 import itertools
+from typing import Final
 
 from arena.games.minos import data as D
 from arena.games.minos.draft import start_round
 from arena.games.minos.effects import distinct_copies, draw_from_deck, take_perm_tile
 from arena.games.minos.position import BOT, Bot, MinosPosition, Player
 
-PLAYER_PARTS = ["play", "vases", "palace_moves", "farms", "regions", "final_combat", "resources", "play_area",
+PLAYER_PARTS: Final = ["play", "vases", "palace_moves", "farms", "regions", "final_combat", "resources", "play_area",
                 "palace"]
 
-BOT_PARTS = ["handicap", "vases", "track_bonus", "cities", "fights", "fallback", "farms", "regions",
+BOT_PARTS: Final = ["handicap", "vases", "track_bonus", "cities", "fights", "fallback", "farms", "regions",
              "final_combat", "face_down_cards", "face_up_cards", "ships"]
 
 

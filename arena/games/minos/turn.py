@@ -94,7 +94,7 @@ def legal_turn(st: MinosPosition) -> list[str]:
     if "craft" not in tr["extras"]:
         out += [f"extra:craft:{g}" for g in D.GOODS if p["temp"][g] >= 3 and perm_available(st, g)]
     if "fight" not in tr["extras"]:
-        discount = st.mods(s)["fight_discount"]
+        discount = st.mod(s, "fight_discount")
         for r in sorted(st.regions):
             reg = st.regions[r]
             if reg["w"][s] and reg["sea"] and p["weapons"] >= max(1, D.SEA[reg["sea"][-1]]["weapons"] - discount):
@@ -207,7 +207,7 @@ def _fight(st: MinosPosition, s: int, r: int) -> None:
     reg["sea"].pop()
     p["sea"].append(tile)
     st._ev(type="fight", seat=s, region=r, tile=tile)
-    st._push(s, D.SEA[tile]["reward"] + [{"op": "vp", "n": st.mods(s)["fight_vp_bonus"]}])
+    st._push(s, D.SEA[tile]["reward"] + [{"op": "vp", "n": st.mod(s, "fight_vp_bonus")}])
 
 
 def _point(st: MinosPosition, s: int, text: str) -> None:
@@ -273,7 +273,7 @@ def build(st: MinosPosition, s: int, kind: str, arg: list[str]) -> None:
         st.regions[int(arg[0])]["tower"] = True
     else:
         route = arg[0]
-        p["ships"][route] = st.mods(s)["ship_start_space"]
+        p["ships"][route] = st.mod(s, "ship_start_space")
         after = [{"op": "_arrive", "route": route}]
     st._ev(type="build", seat=s, piece=kind, where=":".join(arg))
     # (4) the uncovered slot's effect, then (5) building income read when it resolves: at the ability level

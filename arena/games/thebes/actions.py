@@ -18,7 +18,7 @@ Every action that can exist is built once at import (`ALL_ACTIONS`), so parsing 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from arena.games.base import Action, ActionParseError
 from arena.games.thebes.data import (
@@ -30,18 +30,27 @@ from arena.games.thebes.data import (
     WEEKS_MAX,
 )
 
-TAKE, EXHIBIT, EXCHANGE, DIG, RETIRE = range(5)
-KIND_NAMES = ("take", "exhibit", "exchange", "dig", "retire")
-_KIND_INDEX = {name: i for i, name in enumerate(KIND_NAMES)}
+TAKE: Final = 0
+EXHIBIT: Final = 1
+EXCHANGE: Final = 2
+DIG: Final = 3
+RETIRE: Final = 4
+KIND_NAMES: Final = ("take", "exhibit", "exchange", "dig", "retire")
+_KIND_INDEX: Final = {name: i for i, name in enumerate(KIND_NAMES)}
 
-F_ZEPPELIN, F_RUMORS, F_ASSISTANT, F_SHOVEL, F_PERMISSION, F_NOCAR = 1, 2, 4, 8, 16, 32
-FLAG_NAMES = ("zeppelin", "rumors", "assistant", "shovel", "permission", "nocar")
+F_ZEPPELIN: Final = 1
+F_RUMORS: Final = 2
+F_ASSISTANT: Final = 4
+F_SHOVEL: Final = 8
+F_PERMISSION: Final = 16
+F_NOCAR: Final = 32
+FLAG_NAMES: Final = ("zeppelin", "rumors", "assistant", "shovel", "permission", "nocar")
 #: the protocol message's field for each flag (same order as FLAG_NAMES)
-FLAG_FIELDS = ("zeppelin", "rumors", "assistant", "shovel", "permission", "no_car")
-_FIELD_BITS = {name: 1 << i for i, name in enumerate(FLAG_FIELDS)}
-ALL_FLAGS = 63
+FLAG_FIELDS: Final = ("zeppelin", "rumors", "assistant", "shovel", "permission", "no_car")
+_FIELD_BITS: Final = {name: 1 << i for i, name in enumerate(FLAG_FIELDS)}
+ALL_FLAGS: Final = 63
 #: the travel flags: a trip is flown (zeppelin), driven (neither: the car applies if held) or declines the car
-TRAVEL_FLAGS = (0, F_NOCAR, F_ZEPPELIN)
+TRAVEL_FLAGS: Final = (0, F_NOCAR, F_ZEPPELIN)
 
 
 def _name(names: tuple[str, ...], i: int) -> str:
@@ -135,9 +144,16 @@ def _build() -> tuple[dict[str, ThebesAction], dict[tuple[int, int], ThebesActio
     return by_text, take, exhibit, exchange, dig, retire
 
 
-ALL_ACTIONS, TAKE_ACTIONS, EXHIBIT_ACTIONS, EXCHANGE_ACTIONS, DIG_ACTIONS, RETIRE_ACTION = _build()
+_BUILT = _build()
+# Final: the compiled engine reads them as C statics, not through a dictionary of module globals
+ALL_ACTIONS: Final = _BUILT[0]
+TAKE_ACTIONS: Final = _BUILT[1]
+EXHIBIT_ACTIONS: Final = _BUILT[2]
+EXCHANGE_ACTIONS: Final = _BUILT[3]
+DIG_ACTIONS: Final = _BUILT[4]
+RETIRE_ACTION: Final = _BUILT[5]
 #: the (kind, card, site, weeks, flags) keys of every action that exists
-VALID_KEYS = frozenset(action._key for action in ALL_ACTIONS.values())
+VALID_KEYS: Final = frozenset(action._key for action in ALL_ACTIONS.values())
 
 
 def parse_action(text: str) -> ThebesAction:

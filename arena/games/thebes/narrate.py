@@ -175,3 +175,55 @@ def scoring_moment(events: list[dict[str, Any]]) -> str | None:
         if e.get("type") == "game_over":
             return _("final scoring")
     return None
+
+
+# ----------------------------------------------------------------------------- a legal action, for a person
+#: the one-use cards and travel choices an action's text names (arena.games.thebes.actions.FLAG_NAMES)
+FLAG_WORDS = {"zeppelin": N_("by zeppelin"), "nocar": N_("without the car"), "rumors": N_("with the rumors card"),
+              "assistant": N_("with an assistant"), "shovel": N_("with a shovel"),
+              "permission": N_("with a special permission")}
+GROUPS = {"take": N_("Take a researcher card"), "exhibit": N_("Hold an exhibition"),
+          "exchange": N_("Exchange the display"), "dig": N_("Dig"), "retire": N_("Retire")}
+
+
+def action_label(action: str, observation: dict[str, Any]) -> str:
+    """A legal action in words for the person choosing it: `take R23 zeppelin` → "Take R23 specialized
+    knowledge Egypt +2, by zeppelin"; the text itself for anything else."""
+    kind, *rest = action.split(" ")
+    flags = [w for w in rest if w in FLAG_WORDS]
+    if kind in ("take", "exhibit") and rest:
+        text = (_("Take %(card)s") if kind == "take" else _("Hold the exhibition %(card)s")) % {
+            "card": card_name(rest[0])}
+    elif kind == "exchange":
+        text = _("Exchange the display in Warsaw")
+    elif kind == "dig" and len(rest) >= 2 and rest[1].isdigit():
+        text = _("Dig in %(site)s for %(weeks)s") % {"site": place(rest[0]), "weeks": _weeks(int(rest[1]))}
+    elif kind == "retire":
+        text = _("Retire (no more turns)")
+    else:
+        return action
+    return _(", ").join([text] + [_(FLAG_WORDS[f]) for f in flags])
+
+
+def action_group(action: str) -> str:
+    """The heading of the action's kind in the play panel."""
+    kind = action.split(" ", 1)[0]
+    return _(GROUPS[kind]) if kind in GROUPS else kind
+
+
+def action_target(action: str, observation: dict[str, Any]) -> dict[str, str] | None:
+    """The thing on the board the action is about: a displayed card (take, exhibit), a site (dig), Warsaw
+    (exchange); None for retire."""
+    kind, *rest = action.split(" ")
+    if kind in ("take", "exhibit") and rest:
+        return {"kind": "card", "id": rest[0]}
+    if kind == "dig" and rest:
+        return {"kind": "place", "id": rest[0]}
+    if kind == "exchange":
+        return {"kind": "place", "id": "warsaw"}
+    return None
+
+
+def ends_turn(action: str) -> bool:
+    """Every Thebes action is a whole turn (the person confirms it before it is sent)."""
+    return True

@@ -6,10 +6,11 @@ Works on the state's flat per-player tables so the same code scores a finished g
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from arena.games.thebes.data import MAJORITY_SOLE, MAJORITY_TIED, SITES, congress_points
 
-N_SITES = len(SITES)
+N_SITES: Final = len(SITES)
 
 
 def majority_points(books: Sequence[int], players: int) -> list[int]:

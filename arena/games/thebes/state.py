@@ -17,7 +17,7 @@ the end space, week 1 of 1904, is END_TIME = 156. With 2 or 4 players the marker
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from arena.games.base import TERMINAL, Event, Game, IllegalAction, State, rank_by_keys
 from arena.games.rng import SplitMix64
@@ -101,10 +101,10 @@ from arena.games.thebes.data import (
     year_week,
 )
 
-N_SITES = len(SITES)
-STATE_FORMAT = "thebes-state"
-STATE_VERSION = 1
-_EMPTY = -1
+N_SITES: Final = len(SITES)
+STATE_FORMAT: Final = "thebes-state"
+STATE_VERSION: Final = 1
+_EMPTY: Final = -1
 
 
 def _travel_options(has_car: int, has_zeppelin: int, src: int, dest: int) -> tuple[tuple[int, int], ...]:
@@ -121,7 +121,7 @@ def _travel_options(has_car: int, has_zeppelin: int, src: int, dest: int) -> tup
 
 
 #: TRAVEL[has_car][has_zeppelin][src][dest]: the one table of the ways to travel, used by every action
-TRAVEL = tuple(tuple(tuple(tuple(_travel_options(car, zeppelin, a, b) for b in range(len(PLACES)))
+TRAVEL: Final = tuple(tuple(tuple(tuple(_travel_options(car, zeppelin, a, b) for b in range(len(PLACES)))
                            for a in range(len(PLACES))) for zeppelin in (0, 1)) for car in (0, 1))
 
 
@@ -133,15 +133,15 @@ def _by_flags(table: dict[tuple[int, int], ThebesAction]) -> dict[int, dict[int,
     return out
 
 
-_TAKE_BY_FLAGS = _by_flags(TAKE_ACTIONS)
-_EXHIBIT_BY_FLAGS = _by_flags(EXHIBIT_ACTIONS)
+_TAKE_BY_FLAGS: Final = _by_flags(TAKE_ACTIONS)
+_EXHIBIT_BY_FLAGS: Final = _by_flags(EXHIBIT_ACTIONS)
 #: a one-use card a dig may spend, as (flag, specialized points): kept, or (when held) also spent
-_KEEP = ((0, 0),)
-_SPEND_RUMORS = ((0, 0), (F_RUMORS, 2))
-_SPEND_ASSISTANT = ((0, 0), (F_ASSISTANT, 1))
+_KEEP: Final = ((0, 0),)
+_SPEND_RUMORS: Final = ((0, 0), (F_RUMORS, 2))
+_SPEND_ASSISTANT: Final = ((0, 0), (F_ASSISTANT, 1))
 #: _PERMISSION_FLAG[holds a special permission][the site's permit is used]: how a dig there may be made: with
 #: the permit (0), spending a special permission (F_PERMISSION), not at all (-1) (D17, D29)
-_PERMISSION_FLAG = ((0, -1), (0, F_PERMISSION))
+_PERMISSION_FLAG: Final = ((0, -1), (0, F_PERMISSION))
 
 
 def _knowledge(specialized: int, general: int) -> int:
@@ -166,7 +166,7 @@ def _card_view(c: int) -> dict[str, Any]:
             "value": CARD_VALUE[c]}
 
 
-_CARD_VIEWS = tuple(_card_view(c) for c in range(N_CARDS))
+_CARD_VIEWS: Final = tuple(_card_view(c) for c in range(N_CARDS))
 
 
 def _token_view(site: int, token: int) -> dict[str, Any]:
@@ -177,6 +177,23 @@ def _token_view(site: int, token: int) -> dict[str, Any]:
     else:
         kind, value, knowledge_site = "artifact", token, ""
     return {"site": SITES[site], "kind": kind, "value": value, "knowledge_site": knowledge_site}
+
+
+def _add_trips(out: list[ThebesAction], by_flags: dict[int, ThebesAction],
+               trips: tuple[tuple[int, int], ...], budget: int) -> None:
+    """Append the action of each way to travel (`by_flags[travel flags]`) whose trip fits in `budget` weeks."""
+    for flags, trip in trips:
+        if trip <= budget:
+            out.append(by_flags[flags])
+
+
+def _holds(legal: list[ThebesAction], action: object) -> bool:
+    """Whether `action` is in `legal`: by identity first (the referee and the bots pass back the very objects
+    `legal_actions()` returned, and comparing identities costs no call of `__eq__`), then by equality."""
+    for a in legal:
+        if a is action:
+            return True
+    return action in legal
 
 
 class ThebesState(State):
@@ -234,7 +251,7 @@ class ThebesState(State):
     arrivals: int  # markers moved so far (the next arrival's stamp)
     rng: SplitMix64
     _current: int
-    _legal: tuple[ThebesAction, ...] | None
+    _legal: list[ThebesAction] | None  # never modified once built (clones share it): legal_actions() copies
 
 
     # ------------------------------------------------------------------------------------------------ setup
@@ -351,7 +368,7 @@ class ThebesState(State):
         st.arrivals = self.arrivals
         st.rng = SplitMix64(self.rng.state)
         st._current = self._current
-        st._legal = self._legal  # immutable once built: shared until either state changes
+        st._legal = self._legal  # never modified once built: shared until either state changes
         return st
 
     # ------------------------------------------------------------------------------------------ turn order
@@ -432,35 +449,28 @@ class ThebesState(State):
             legal = self._legal = self._generate()
         return list(legal)
 
-    def _generate(self) -> tuple[ThebesAction, ...]:
+    def _generate(self) -> list[ThebesAction]:
         """The legal actions in `legal_actions()` order. Every action is a trip (`TRAVEL`: the one table of the
-        ways to travel) plus the action's own weeks, and must fit before the end space (D9, D31)."""
+        ways to travel) plus the action's own weeks, and must fit before the end space (D9, D31): first the
+        actions whose own weeks are fixed — taking each displayed card, each exhibition on display whose
+        artifacts p holds, the exchange at Warsaw — then the digs."""
         p = self._current
         if p < 0:
-            return ()
+            return []
         remaining = END_TIME - self.time[p]
         travel = TRAVEL[1 if self.cars[p] else 0][1 if self.zeppelins[p] else 0][self.place[p]]
         out: list[ThebesAction] = []
-        append = out.append
-        for by_flags, dest, weeks in self._fixed_week_actions(p):
-            budget = remaining - weeks
-            for flags, trip in travel[dest]:
-                if trip <= budget:
-                    append(by_flags[flags])
-        self._add_digs(p, travel, remaining, out)
-        if not out or self.time[p] >= FINAL_YEAR_TIME:
-            append(RETIRE_ACTION)
-        return tuple(out)
-
-    def _fixed_week_actions(self, p: int) -> list[tuple[dict[int, ThebesAction], int, int]]:
-        """The actions whose own weeks are fixed, as (their actions by travel flags, place, weeks): taking each
-        displayed card, each exhibition on display whose artifacts p holds, and the exchange at Warsaw."""
-        out = [(_TAKE_BY_FLAGS[c], CARD_CITY[c], CARD_WEEKS[c]) for c in self.display if c >= 0]
+        for c in self.display:
+            if c >= 0:
+                _add_trips(out, _TAKE_BY_FLAGS[c], travel[CARD_CITY[c]], remaining - CARD_WEEKS[c])
         for c in self.exhibition_slots:
             if c >= 0 and self._meets(p, c):
-                out.append((_EXHIBIT_BY_FLAGS[c], CARD_CITY[c], CARD_WEEKS[c]))
+                _add_trips(out, _EXHIBIT_BY_FLAGS[c], travel[CARD_CITY[c]], remaining - CARD_WEEKS[c])
         if self._can_exchange():
-            out.append((EXCHANGE_ACTIONS, WARSAW, self._exchange_weeks(p)))
+            _add_trips(out, EXCHANGE_ACTIONS, travel[WARSAW], remaining - self._exchange_weeks(p))
+        self._add_digs(p, travel, remaining, out)
+        if not out or self.time[p] >= FINAL_YEAR_TIME:
+            out.append(RETIRE_ACTION)
         return out
 
     def _add_digs(self, p: int, travel: tuple[tuple[tuple[int, int], ...], ...], remaining: int,
@@ -496,7 +506,9 @@ class ThebesState(State):
                         first = _first_dig_week(specialized + rumor_points + assistant_point, general)
                         flags = permission | travel_flags | rumor_flag | assistant_flag
                         for shovel_flag in shovel_options:
-                            out.extend(site_actions[flags | shovel_flag][first - 1:longest])
+                            row = site_actions[flags | shovel_flag]
+                            for w in range(first - 1, longest):  # (a slice would allocate a tuple)
+                                out.append(row[w])
 
     def illegal_reason(self, action: object) -> str | None:
         """Why `action` is not legal now, or None if it is. Agrees with `legal_actions()` on every action."""
@@ -617,7 +629,7 @@ class ThebesState(State):
         also for what is no Thebes action at all (typed `object`: the compiled engine checks the type of what a
         typed parameter receives, and would raise TypeError instead)."""
         legal = self._legal
-        if legal is None or action not in legal:  # a member of the cached legal list needs no other check
+        if legal is None or not _holds(legal, action):  # a member of the cached legal list needs no other check
             reason = self.illegal_reason(action)
             if reason is not None or not isinstance(action, ThebesAction):
                 raise IllegalAction(action, reason or "not a Thebes action")
@@ -1087,8 +1099,8 @@ class ThebesState(State):
         return f"<ThebesState players={self.players} times={self.time} current={self._current}>"
 
 
-KIND_ACTION_NAMES = ("take", "exhibit", "exchange", "dig", "retire")
-_SITE_TOKENS = tuple(sorted(START_BAGS[s] + (BONUS_ARTIFACT_VALUE,)) for s in range(N_SITES))
+KIND_ACTION_NAMES: Final = ("take", "exhibit", "exchange", "dig", "retire")
+_SITE_TOKENS: Final = tuple(sorted(START_BAGS[s] + (BONUS_ARTIFACT_VALUE,)) for s in range(N_SITES))
 
 
 def _exhibition_view(c: int) -> dict[str, Any]:

@@ -46,12 +46,32 @@ class EngineOpponent:
         self.rank = data.get("rank")
 
 
+class PersonSeat:
+    """A seat a person played (`Match.people`), as a list shows a seat: the name, score and rank of the match's
+    recorded result (the person's user name then), no bot to link to; "a person" while the match runs."""
+
+    bot_id = None
+    person = True
+
+    def __init__(self, seat: int, data: dict | None):
+        data = data or {}
+        self.seat = seat
+        self.name = str(data.get("name") or gettext("a person"))
+        self.score = data.get("score")
+        self.rank = data.get("rank")
+        self.disqualified = bool(data.get("disqualified"))
+
+
 @register.filter
 def in_result_order(m) -> list:
-    """A match's seats (participants) and engine opponents in the order a reader wants them: by rank once ranks
-    are known (ties and unranked seats by seat number), else by seat."""
+    """A match's seats (participants, people's seats) and engine opponents in the order a reader wants them: by
+    rank once ranks are known (ties and unranked seats by seat number), else by seat."""
     result = m.result if isinstance(m.result, dict) else {}
     rows: list[tuple[tuple[int, int], Any]] = [((p.rank or 99, p.seat), p) for p in m.participants.all()]
+    by_seat = {s.get("seat"): s for s in result.get("seats") or [] if isinstance(s, dict)}
+    for seat in sorted(int(s) for s in (m.people or {})):
+        person = PersonSeat(seat, by_seat.get(seat))
+        rows.append(((person.rank or 99, seat), person))
     rows += [((o.rank or 99, 99), o) for o in map(EngineOpponent, result.get("engine_opponents") or [])]
     return [item for _, item in sorted(rows, key=lambda r: r[0])]
 
@@ -68,8 +88,13 @@ def match_row(m) -> SafeString:
         score = f" ({_num(p.score)})" if p.score is not None else ""
         # a disqualified seat's moves were the referee's from then on: the result says less about its bot
         out = f' <span class="bad">{escape(gettext("disqualified"))}</span>' if getattr(p, "disqualified", False) else ""
-        name = (f'<a href="/bots/{int(p.bot_id)}/">{escape(p.bot.name)}</a>' if p.bot_id
-                else f'<span class="engine-opponent" title="{escape(gettext("played by the game engine"))}">{escape(p.name)}</span>')
+        if p.bot_id:
+            name = f'<a href="/bots/{int(p.bot_id)}/">{escape(p.bot.name)}</a>'
+        elif getattr(p, "person", False):
+            name = f'<span class="person-seat" title="{escape(gettext("played by a person"))}">{escape(p.name)}</span>'
+        else:
+            name = f'<span class="engine-opponent" title="{escape(gettext("played by the game engine"))}">{escape(p.name)}</span>'
+
         seats.append(f'<span class="seat-chip{" winner" if p.rank == 1 else ""}">{rank}{name}{score}{out}</span> ')
     kind = f' <span class="tag">{escape(str(m.get_kind_display()).lower())}</span>' if m.kind != "ladder" else ""
     players = (m.params or {}).get("players", "") if isinstance(m.params, dict) else ""

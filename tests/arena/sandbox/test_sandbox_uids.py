@@ -97,3 +97,34 @@ def test_a_range_comes_from_the_environment_too(monkeypatch):
         lease.release()
     with pytest.raises(ValueError):
         uids.UidRange.parse("9-3")
+
+
+def test_threads_of_one_process_never_share_a_uid_and_the_one_too_many_is_refused(a_range_of_its_own):
+    """The people's worker runs many matches in threads of one process (one uid block): its referees lease
+    uids at the same moment, from the same starting point; each gets its own, and when the block is used up the
+    next one is refused (SandboxUnavailable: that match fails with the reason) rather than handed a uid in use."""
+    import threading
+
+    barrier = threading.Barrier(a_range_of_its_own.count + 1)
+    got: list = []
+    refused: list = []
+
+    def take() -> None:
+        barrier.wait()
+        try:
+            got.append(uids.UidLease.acquire())
+        except uids.SandboxUnavailable as exc:
+            refused.append(exc)
+
+    threads = [threading.Thread(target=take) for _ in range(a_range_of_its_own.count + 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    try:
+        assert len(got) == a_range_of_its_own.count and len(refused) == 1
+        assert len({lease.uid for lease in got}) == len(got)
+        assert all(lease.uid in a_range_of_its_own for lease in got)
+    finally:
+        for lease in got:
+            lease.release(clean=True)

@@ -117,8 +117,8 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 
-@pytest.fixture(scope="module")
-def browser():
+def new_chromium():
+    """A headless Chromium of its own (its own cookies: another person's session)."""
     if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
         pytest.skip("needs chromium and chromium-driver (apt install chromium chromium-driver)")
     from selenium import webdriver
@@ -132,6 +132,12 @@ def browser():
         opts.add_argument(flag)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
     driver.implicitly_wait(0)
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browser():
+    driver = new_chromium()
     yield driver
     driver.quit()
 
@@ -189,3 +195,18 @@ def round_robin(world):
     match.kind = "tournament"
     match.save(update_fields=["kind"])
     return {"tournament": t, "entries": entries}
+
+
+def both_widths(driver, selector: str, path_stem: str) -> None:
+    """Screenshots of the element `selector` scrolled into view at 1366 and 390 px (`<path_stem>-1366.png`,
+    `-390.png`); at 390 px nothing may scroll sideways (the board follows the width). Back at 1366 px after."""
+    show = f"document.querySelector({selector!r}).scrollIntoView()"
+    driver.set_window_size(1366, 900)
+    driver.execute_script(show)
+    driver.save_screenshot(f"{path_stem}-1366.png")
+    driver.set_window_size(390, 844)
+    driver.execute_script(show)
+    assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1"), \
+        "the page scrolls sideways at 390 px"
+    driver.save_screenshot(f"{path_stem}-390.png")
+    driver.set_window_size(1366, 900)

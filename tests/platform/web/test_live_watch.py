@@ -1,5 +1,6 @@
 """Watching a running match live (matches.live → web.watch → web/viewer/watch.js): the events carry, in order,
-the spectator's view after every decision and nothing hidden (checked on the wire), a reconnecting browser
+the spectator's view after every decision, told in words (a secret choice told as secret), and nothing hidden
+(checked on the wire), a reconnecting browser
 resumes after the last event it got, and the deal of a match still played elsewhere is not shown.
 
 The stream is fed by the same `Broadcast` the match task uses, over the real Redis, from a real game."""
@@ -40,14 +41,17 @@ def broadcast_game(match_id: int, seed: int, players: int = 2, limit: int | None
     from matches import live
 
     state = games.load("minos", players=players).new_state(seed)
-    out = live.Broadcast(match_id)
+    out = live.Broadcast(match_id, names=[f"seat{s}" for s in range(players)])
     out.start(state)
     states, actors = [state.clone()], [None]
     pick = random.Random(seed)
     i = 0
     while not state.is_terminal() and (limit is None or i < limit):
         actors.append(state.current_player())
-        state.apply(pick.choice(state.legal_actions()))
+        action = pick.choice(state.legal_actions())
+        events = state.apply(action)
+        out.recorded(i, {"seat": actors[-1], "action": str(action), "events": events, "fault": None,
+                         "substitute": False})  # as the referee tells the match task (`on_decision`)
         out.decided(i, state)
         states.append(state.clone())
         time.sleep(pause_s)  # (a bot's decision takes time; in-process decisions come faster than any match)
@@ -87,15 +91,22 @@ def test_spectators_get_every_decision_in_order_and_nothing_hidden_on_the_wire(r
     frames = [e for e in events if e["event"] == "frame"]
     assert events[-1]["event"] == "end"
     assert [json.loads(f["data"])["index"] for f in frames] == list(range(len(states)))
-    checked = 0
-    for f, state, actor in zip(frames, states, actors, strict=True):
+    checked = hidden_told = 0
+    for i, (f, state, actor) in enumerate(zip(frames, states, actors, strict=True)):
         data = json.loads(f["data"])
         assert data["seat"] == actor and data["observation"] == state.public_observation()
+        # the decision in words for the log, in every language, and the scores for the chart
+        assert set(data["story"]) == {"en", "pt-br", "zh-hans"} and len(data["scores"]) >= 2
+        if i and states[i - 1].decision() in states[i - 1].HIDDEN_DECISIONS:
+            # a secret choice: told as one, in no words that would give it away
+            assert data["story"]["en"]["text"].endswith("(hidden in this view)."), data["story"]["en"]
+            hidden_told += 1
         secret = hidden_cards(state)
         assert not secret & set(CARD.findall(f["data"])), f"frame {data['index']} shows a hidden card"
         assert all(p["pending"] == [] for p in data["observation"]["player_states"])  # nobody's secret choice
         checked += bool(secret)
     assert checked > len(frames) // 2  # there was something to hide in most frames
+    assert hidden_told >= 4  # (the keep and palace choices of both seats at least)
     assert '"hidden":{' not in body  # the omniscient view's piles (a covered sea tile reads "hidden")
 
 
@@ -163,3 +174,23 @@ def test_a_seats_owner_may_watch_that_seats_own_view_and_nobody_else_may(running
     page = owner.get(f"/matches/{running.pk}/").content.decode()
     assert "data-live-seat" in page and 'value="0"' in page and 'value="1"' not in page
     assert "data-live-seat" not in other.get(f"/matches/{running.pk}/").content.decode()
+
+
+def test_a_web_process_serves_at_most_its_cap_of_live_streams_then_says_when_to_come_back(running, anon):
+    """Each live stream holds a server thread: beyond the process's cap (settings.ARENA_LIVE_STREAMS) a watcher
+    is told 503 with Retry-After (EventSource tries again) and the process's pages keep their threads."""
+    from web import watchers
+
+    hub = watchers.hub()
+    cap = hub.limit
+    hub.limit = hub.count()
+    try:
+        resp = anon.get(f"/matches/{running.pk}/live/")
+        assert resp.status_code == 503 and int(resp["Retry-After"]) > 0
+        assert anon.get("/").status_code == 200  # the pages are served meanwhile
+    finally:
+        hub.limit = cap
+    broadcast_game(running.pk, seed=9, limit=3)
+    resp = anon.get(f"/matches/{running.pk}/live/")
+    assert resp.status_code == 200 and b"event: end" in b"".join(resp.streaming_content)
+    assert hub.count() == 0  # a stream that ended is no longer counted

@@ -1,7 +1,7 @@
 """A second browser watches a ladder match while a real Celery worker plays it with real sandboxed built-in
 bots (headless Chromium): the page, opened while the match waits in the queue, receives the spectator's view of
-every decision, in order and without a gap (Thebes and Minos, 2 players), draws the board with the viewer's renderer, and says when the match
-is over; the live page has no axe violation. Screenshots (1366 and 390 px) go to test-artifacts/."""
+every decision, in order and without a gap (Thebes and Minos, 2 players), draws the board with the viewer's renderer,
+tells each decision in words in the log (in order) beside the score chart so far, and says when the match is over; the live page has no axe violation. Screenshots (1366 and 390 px) go to test-artifacts/."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from tests.platform.web.conftest import wait
+from tests.platform.web.conftest import both_widths, wait
 from tests.platform.web.test_accessibility_browser import axe_source, violations  # noqa: F401  (a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.sandbox, pytest.mark.django_db(transaction=True),
@@ -47,13 +47,7 @@ def test_a_second_browser_watches_a_ladder_match_decision_by_decision(celery_wor
 
     services.send(match.pk)  # the worker starts it now; the page is already listening
     wait(browser, lambda d: int(data(d, "received") or 0) >= 8 or data(d, "ended"), 240)
-    show = "document.querySelector('[data-live-watch]').scrollIntoView()"
-    browser.execute_script(show)
-    browser.save_screenshot(str(ARTIFACTS / f"live-{game}-1366.png"))
-    browser.set_window_size(390, 844)
-    browser.execute_script(show)
-    browser.save_screenshot(str(ARTIFACTS / f"live-{game}-390.png"))
-    browser.set_window_size(1366, 900)
+    both_widths(browser, "[data-live-watch]", str(ARTIFACTS / f"live-{game}"))
     wait(browser, lambda d: data(d, "ended") == "1", 300)
     browser.save_screenshot(str(ARTIFACTS / f"live-{game}-ended-1366.png"))
 
@@ -63,6 +57,13 @@ def test_a_second_browser_watches_a_ladder_match_decision_by_decision(celery_wor
     assert data(browser, "order") == "ok"  # every decision, each after the one before it
     assert int(data(browser, "received")) == decisions + 1  # the start and each decision, once
     assert int(data(browser, "index")) == decisions  # the board shows the final position
+    # the narrated log followed the game: every decision told in words, newest first, none missing or out of order
+    assert int(data(browser, "told")) == decisions + 1
+    lines = browser.execute_script("return [...document.querySelectorAll('[data-live-log] > li')]"
+                                   ".map((li) => [Number(li.dataset.turn), li.firstChild.textContent])")
+    assert [n for n, _text in lines] == list(range(decisions, decisions - len(lines), -1))
+    assert all(text.startswith(f"{n}. ") for n, text in lines if n)
+    assert browser.find_element("css selector", "[data-live-chart] polyline")  # and the score chart
     panel = browser.find_element("css selector", "[data-live-watch] [data-players]").text
     assert bots[0].playing_version.seat_name.split(" v")[0] in panel
     assert "over" in browser.find_element("css selector", "[data-live-watch] [data-status]").text

@@ -18,6 +18,7 @@ from django.test import Client
 
 from arena import replay as replays
 from arena.match import BotSpec, FaultKind, TimeControl, run_match
+from tests.platform.web.test_live_watch import events_of
 
 ROOT = Path(__file__).resolve().parents[3]
 #: How long the test waits for the worker's side to ask (generous: the machine may be slow; no timing asserted).
@@ -167,3 +168,49 @@ def test_a_turn_groups_actions_by_their_first_word_in_both_games_and_shows_only_
     assert [a["kind"] for a in shown["legal"]] == ["dig", "draft", "end"]
     assert shown == {"user": 9, "decision": 4, "seat": 1, "observation": {}, "deadline": 100.0,
                      "time_left": {"decision_ms": 30_000, "bank_ms": 5}, "legal": shown["legal"]}
+
+
+def test_the_turn_is_pushed_on_the_persons_own_seat_stream_in_words_and_to_nobody_else(table, tmp_path):
+    """The decision asked arrives as the event `turn` on the seat's own live stream (the page needs no polling),
+    its actions in words with the board thing each is about; the same stream, opened by anyone else, is refused;
+    the public stream carries no turn."""
+    match, player, intruder = table
+    match.people = {"0": player.pk}
+    match.save(update_fields=["people"])
+    tc = TimeControl(decision_ms=60_000, bank_ms=60_000, startup_ms=60_000)
+    thread, _out = start_match(match, player, tmp_path, tc)
+    me = client_of(player)
+    first = next_turn(me, match, thread.is_alive, None)
+    assert client_of(intruder).get(f"/matches/{match.pk}/live/", {"seat": 0}).status_code == 403
+    stream = me.get(f"/matches/{match.pk}/live/", {"seat": 0}, HTTP_ACCEPT_LANGUAGE="pt-BR")
+    pushed = None
+    buffer = ""
+    for chunk in stream.streaming_content:  # (left unfinished: response.close() would close the test's database)
+        buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+        turns = [e for e in events_of(buffer) if e["event"] == "turn"]
+        if turns:
+            pushed = json.loads(turns[0]["data"])
+            break
+    assert pushed is not None and pushed["decision"] == first["decision"] and "user" not in pushed
+    assert [a["text"] for a in pushed["legal"]] == [a["text"] for a in first["legal"]]
+    for a in pushed["legal"]:  # the board thing each action is about: the card taken, Warsaw, the site dug
+        kind, *rest = a["text"].split()
+        assert a["target"] == {"take": {"kind": "card", "id": rest[0] if rest else ""},
+                               "exhibit": {"kind": "card", "id": rest[0] if rest else ""},
+                               "exchange": {"kind": "place", "id": "warsaw"},
+                               "dig": {"kind": "place", "id": rest[0] if rest else ""}}.get(kind), a
+        assert a["label"] != a["text"] and a["group"] and a["ends_turn"]  # every Thebes action is a whole turn
+    takes = [a for a in pushed["legal"] if a["text"].startswith("take ")]
+    assert takes and takes[0]["label"].startswith("Pegar ") and takes[0]["group"] == "Pegar uma carta de pesquisa"
+    post(me, match, seat=0, decision=first["decision"], action=first["legal"][0]["text"])
+    play_to_the_end(me, match, thread.is_alive, next_turn(me, match, thread.is_alive, first["decision"]), 11)
+    thread.join(WAIT_S)
+    from matches import live
+
+    conn = live.client()
+    try:  # turns go on the person's own stream only, never on the spectators'
+        assert not [e for _id, e in conn.xrange(live.key(match.pk)) if b"turn" in e]
+        assert len([e for _id, e in conn.xrange(live.key(match.pk, 0)) if b"turn" in e]) > 5
+    finally:
+        conn.close()
+

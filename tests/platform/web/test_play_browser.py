@@ -1,8 +1,12 @@
-"""A person plays a whole Thebes 2-player game in Chromium against the sandboxed built-in random bot, run by a
-real Celery worker on the people's queue: on each of their turns they click one of the legal actions shown
-(grouped by kind, the first by keyboard), the board shows their seat's view, and the page reaches the end
-without a reload; the match finishes unrated and its replay verifies; the page then offers "Play again". The
-playing page has no axe violation. Screenshots (1366 and 390 px, your turn and waiting) go to test-artifacts/."""
+"""A person plays a whole Thebes and a whole Minos 2-player game in Chromium against the sandboxed built-in random
+bot, run by a real Celery worker on the people's queue, with short clocks. Their turns are pushed to the page (the
+seat's own live stream; the GET is only the fallback); each turn's actions are shown in words, grouped; the board's
+things an action is about are chosen from the board itself, by click and by keyboard (Thebes: a displayed card,
+Warsaw, a site; Minos: a die, a region, an offered card), and an action that ends the turn is confirmed in the
+page. The narrated log and the score chart follow the game; at 390 px nothing scrolls sideways; the page reaches
+the end without a reload; the match finishes unrated and its replay verifies; the page then offers "Play again".
+The playing page has no axe violation. Screenshots (1366 and 390 px, your turn and waiting) go to
+test-artifacts/."""
 
 from __future__ import annotations
 
@@ -11,39 +15,68 @@ from pathlib import Path
 
 import pytest
 
-from tests.platform.web.conftest import wait
+from tests.platform.web.conftest import both_widths, wait
 from tests.platform.web.test_accessibility_browser import axe_source, violations  # noqa: F401  (a fixture)
 from tests.platform.web.test_bot_logs_browser import _log_in
-from tests.platform.web.test_human_match import opponent  # noqa: F401  (a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.sandbox, pytest.mark.django_db(transaction=True),
-              pytest.mark.timeout(500)]
+              pytest.mark.timeout(700)]
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
+ROOT = Path(__file__).resolve().parents[3]
+#: the board things each game's person must have chosen from the board at least once
+BOARD_THINGS = {"thebes": {"card", "warsaw", "site"}, "minos": {"die-face", "region", "offer"}}
+
+#: clicks one of the turn's action buttons (`pick` among them), then the confirmation if one is asked: a click
+#: as the person's, in one round trip (a Minos game asks ~110 decisions)
+CLICK = """
+const [pick] = arguments;
+const buttons = [...document.querySelectorAll('[data-play-actions] button')];
+buttons[Math.floor(pick * buttons.length)].click();
+const yes = document.querySelector('[data-play-confirm]:not([hidden]) [data-confirm=yes]');
+if (yes) yes.click();
+"""
 
 
 def panel(driver, name: str) -> str | None:
     return driver.execute_script(f"const p = document.querySelector('[data-play]'); return p ? (p.dataset.{name} ?? null) : null")
 
 
-def test_a_person_plays_a_whole_thebes_game_by_clicking(celery_worker, browser, live_server, axe_source,  # noqa: F811
-                                                         opponent, make_user):  # noqa: F811
+def thing(target: str) -> str:
+    kind, _, ident = target.partition(":")
+    if kind == "place":
+        return "warsaw" if ident == "warsaw" else "site"
+    return kind
+
+
+@pytest.mark.parametrize("game", ["thebes", "minos"])
+def test_a_person_plays_a_whole_game_by_clicking_on_the_board(celery_worker, browser, live_server, axe_source,  # noqa: F811
+                                                            make_user, game):
+    from django.core.management import call_command
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
     from arena import replay as replays
+    from botregistry.models import Bot
     from matches.models import Match
     from matches.services import create_human_match
 
+    call_command("ensure_ladders", verbosity=0)
+    call_command("register_builtin_bots", str(ROOT / "bots" / "python" / "random"), verbosity=0)
+    opponent = Bot.objects.get(builtin=True, game=game)
     me = make_user("player1")
     _log_in(browser, live_server, "player1")
-    match = create_human_match(user=me, game="thebes", players=2, seat=0, opponents=[opponent.playing_version],
-                               time_control={"decision_ms": 30_000, "bank_ms": 60_000, "startup_ms": 60_000})
+    match = create_human_match(user=me, game=game, players=2, seat=0, opponents=[opponent.playing_version],
+                               time_control={"decision_ms": 20_000, "bank_ms": 60_000, "startup_ms": 60_000})
     ARTIFACTS.mkdir(exist_ok=True)
     browser.set_window_size(1366, 900)
     browser.get(f"{live_server.url}/matches/{match.pk}/")
+    # waiting: the page is open before the worker asks anything (the random bot answers faster than a screenshot)
+    both_widths(browser, "[data-play]", str(ARTIFACTS / f"play-{game}-waiting"))
     rng = random.Random(3)
-    clicks = 0
+    answers = 0
+    used: set[str] = set()
+    via: set[str | None] = set()
     shots = False
     while True:
         wait(browser, lambda d: panel(d, "over") == "1" or (panel(d, "turn") or "") not in ("", None)
@@ -51,33 +84,49 @@ def test_a_person_plays_a_whole_thebes_game_by_clicking(celery_worker, browser, 
         if panel(browser, "over") == "1":
             break
         turn = panel(browser, "turn")
-        buttons = browser.find_elements(By.CSS_SELECTOR, "[data-play-actions] button")
-        if not shots:
-            # the board is drawn from the seat's own view (published from the start for a person's seat)
-            wait(browser, lambda d: d.execute_script(
-                "return document.querySelector('[data-live-watch]').dataset.received || null"), 60)
-            assert not violations(browser, axe_source)
-            browser.execute_script("document.querySelector('[data-play]').scrollIntoView()")
-            browser.save_screenshot(str(ARTIFACTS / "play-thebes-turn-1366.png"))
-            browser.set_window_size(390, 844)
-            browser.execute_script("document.querySelector('[data-play]').scrollIntoView()")
-            browser.save_screenshot(str(ARTIFACTS / "play-thebes-turn-390.png"))
-            browser.set_window_size(1366, 900)
-            buttons[0].send_keys(Keys.ENTER)  # keyboard: the buttons take Enter
+        via.add(panel(browser, "turnVia"))
+        if not shots and browser.find_elements(By.CSS_SELECTOR, "[data-board] [data-play-target]"):
+            # the first turn with things to choose on the board (drawn from the seat's own view, published from
+            # the start for a person's seat): checked by axe, and shown
+            found = violations(browser, axe_source)
+            assert not found, [(v["id"], v["nodes"]) for v in found]
+            labels = [b.text for b in browser.find_elements(By.CSS_SELECTOR, "[data-play-actions] button")]
+            legends = [x.text for x in browser.find_elements(By.CSS_SELECTOR, "[data-play-actions] legend")]
+            assert labels and legends and all(x.strip() for x in legends)  # words, grouped by kind
+            both_widths(browser, "[data-play]", str(ARTIFACTS / f"play-{game}-turn"))
+        # a board thing not chosen yet from the board, when the turn offers one
+        fresh = [el for el in browser.find_elements(By.CSS_SELECTOR, "[data-board] [data-play-target]")
+                 if thing(el.get_attribute("data-play-target")) in BOARD_THINGS[game] - used]
+        if fresh:
+            el = fresh[0]
+            used.add(thing(el.get_attribute("data-play-target")))
+            if len(used) == 1:  # by keyboard: focused, then Enter
+                browser.execute_script("arguments[0].focus()", el)
+                el.send_keys(Keys.ENTER)
+            else:
+                browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", el)
+            picked = browser.find_elements(By.CSS_SELECTOR, "[data-play-actions] button.picked")
+            if picked:  # several actions are about it: they are marked, one is clicked
+                rng.choice(picked).click()
+            confirm = browser.find_elements(By.CSS_SELECTOR, "[data-play-confirm]:not([hidden]) [data-confirm=yes]")
+            if confirm:
+                if not shots:
+                    browser.save_screenshot(str(ARTIFACTS / f"play-{game}-confirm-1366.png"))
+                confirm[0].click()
         else:
-            rng.choice(buttons).click()
-        clicks += 1
+            browser.execute_script(CLICK, rng.random())
+        answers += 1
         wait(browser, lambda d, shown=turn: panel(d, "turn") != shown or panel(d, "over") == "1", 60)
-        if not shots:
-            shots = True
-            show = "document.querySelector('[data-play]').scrollIntoView()"
-            browser.execute_script(show)
-            browser.save_screenshot(str(ARTIFACTS / "play-thebes-waiting-1366.png"))
-            browser.set_window_size(390, 844)
-            browser.execute_script(show)
-            browser.save_screenshot(str(ARTIFACTS / "play-thebes-waiting-390.png"))
-            browser.set_window_size(1366, 900)
-    assert int(panel(browser, "answered")) == clicks > 5  # every click answered a decision, none lost
+        shots = shots or bool(used)
+        if answers == 8:  # the story so far: the narrated log and the score chart, mid-game
+            browser.execute_script("document.querySelector('[data-live-chart]').scrollIntoView()")
+            browser.save_screenshot(str(ARTIFACTS / f"play-{game}-story-1366.png"))
+    assert used == BOARD_THINGS[game], used  # each board thing chosen from the board at least once
+    assert "push" in via, via  # the turns came pushed (the GET is the fallback)
+    assert int(panel(browser, "answered")) == answers > 5  # every choice answered a decision, none lost
+    told = browser.execute_script("return document.querySelector('[data-live-watch]').dataset.told || '0'")
+    assert int(told) > answers  # the log told each decision in words as it came (the person's and the bot's)
+    assert browser.find_element(By.CSS_SELECTOR, "[data-live-chart]").is_displayed()  # and the scores so far
     wait(browser, lambda d: Match.objects.get(pk=match.pk).done, 60)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED, match.status_reason
@@ -86,4 +135,4 @@ def test_a_person_plays_a_whole_thebes_game_by_clicking(celery_worker, browser, 
     replays.verify(replays.load(match.replay_file))
     browser.get(f"{live_server.url}/matches/{match.pk}/")
     assert browser.find_elements(By.CSS_SELECTOR, "[data-play-again]")
-    browser.save_screenshot(str(ARTIFACTS / "play-thebes-ended-1366.png"))
+    browser.save_screenshot(str(ARTIFACTS / f"play-{game}-ended-1366.png"))

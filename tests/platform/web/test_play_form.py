@@ -24,6 +24,7 @@ def house(db):
 
 
 def test_a_person_sits_down_against_a_built_in_bot_and_the_match_is_listed(house, make_user):
+    from ladders.models import Ladder
     from matches.models import Match
 
     thebes_bot, _ = house
@@ -41,7 +42,10 @@ def test_a_person_sits_down_against_a_built_in_bot_and_the_match_is_listed(house
     assert resp["Location"] == f"/matches/{match.pk}/"
     assert match.kind == Match.Kind.HUMAN and not match.rated and match.ladder is None
     assert match.people == {"1": me.pk} and match.requested_by == me
-    assert match.time_control == {"decision_ms": 30_000, "bank_ms": 120_000}
+    # the bot keeps its ladder's clock; the person plays on the preset picked (Match.seat_time_controls)
+    assert match.time_control == Ladder.objects.get(game="thebes", players=2).time_control.to_dict()
+    assert match.seat_time_controls["1"] == {**match.time_control, "decision_ms": 30_000, "bank_ms": 120_000}
+    assert list(match.seat_time_controls) == ["1"]
     assert [(p.seat, p.bot_id) for p in match.participants.all()] == [(0, thebes_bot.pk)]
     assert f"/matches/{match.pk}/" in c.get("/users/ann/").content.decode()
     assert f"/matches/{match.pk}/" in c.get(f"/bots/{thebes_bot.pk}/").content.decode()

@@ -24,8 +24,9 @@ reward (max^n). The answer is the most visited root action.
   observation (`arena.games.thebes.policies`), deeper by `ThebesRollout`'s estimate read from the state; Minos by
   the engine's greedy text scores.
 - Rollouts: Thebes plays `ThebesRollout` (points per week, lightly perturbed) to the end of the game (~1 ms);
-  Minos plays the greedy text scores with 30 % random moves for `MINOS_ROLLOUT_DECISIONS` decisions and scores
-  the position by its VP (a whole Minos game is 250+ decisions). Chosen by `bench/search_bots.py --set ...`.
+  Minos plays `MinosRollout` (the greedy text scores with 30 % random moves) for `MINOS_ROLLOUT_DECISIONS`
+  decisions and scores the position by its VP (a whole Minos game is 250+ decisions). Chosen by
+  `bench/search_bots.py --set ...`. Both are the engine's own, compiled with it (`arena.games.<game>.rollout`).
 - Reward: half the seat's place among the competitors ((competitors - rank) / (competitors - 1), Minos solo:
   beating Rhadamanthus), half its score margin over the best other (tanh of margin / 20), so the search still
   prefers more points when the ranking looks settled.
@@ -46,7 +47,7 @@ import traceback
 
 from arena_bot import Bot, run
 from arena_bot.forward import Sampler, game_for
-from arena_bot.rollout import ThebesRollout
+from arena_bot.rollout import MinosRollout, ThebesRollout
 
 EXPLORATION = 0.7
 MARGIN_S = 0.06  # the call, the protobuf conversion and the sandbox's clock: time not spent searching
@@ -128,6 +129,7 @@ class SearchBot(Bot):
         self.iterations = 0  # of the last decision (benchmarks read it)
         self._greedy = None
         self._thebes = None
+        self._minos = None
         self._root = None
 
     def start(self, request):
@@ -135,10 +137,10 @@ class SearchBot(Bot):
         if self.game == "thebes":
             self._thebes = ThebesRollout(noise=ROLLOUT_NOISE)
         if self.game == "minos":
-            from arena.games.minos.policies import (
-                GreedyPolicy,  # scores action texts: cheap enough for rollouts
-            )
-            self._greedy = GreedyPolicy()._score
+            from arena.games.minos.rollout import text_score  # scores action texts: cheap enough for rollouts
+
+            self._greedy = text_score
+            self._minos = MinosRollout(random_share=GREEDY_RANDOM_SHARE)
             if self.rollout_decisions is None:
                 self.rollout_decisions = MINOS_ROLLOUT_DECISIONS
 
@@ -336,26 +338,20 @@ class SearchBot(Bot):
         return [legal[i] for i in order], [(values[i] - low) / span if span > 0 else 1.0 for i in order]
 
     def rollout(self, state, rng: random.Random) -> None:
+        """Play `state` on with the game's rollout policy (`arena_bot.rollout`: the whole loop in the compiled
+        engine) to the end, or for `rollout_decisions`; uniformly random moves for a game without one."""
         limit = self.rollout_decisions
-        greedy = self._greedy
-        thebes = self._thebes
-        play = getattr(state, "step", None) or state.apply  # Thebes' step() skips building the events
         rand = rng.random
+        if self._thebes is not None:
+            self._thebes.playout(state, rand, -1 if limit is None else limit, THEBES_RANDOM_SHARE)
+            return
+        if self._minos is not None:
+            self._minos.playout(state, rand, -1 if limit is None else limit)
+            return
         k = 0
-        while not state.is_terminal():
-            if limit is not None and k >= limit:
-                return
+        while not state.is_terminal() and (limit is None or k < limit):
             legal = state.legal_actions()
-            if thebes is not None:
-                action = thebes.choose(state, legal, rand) if rand() >= THEBES_RANDOM_SHARE else \
-                    legal[int(rand() * len(legal))]
-            elif greedy is not None and rand() >= GREEDY_RANDOM_SHARE:
-                values = [greedy(str(a)) for a in legal]
-                top = max(values)
-                action = legal[rng.choice([i for i, v in enumerate(values) if v == top])]
-            else:
-                action = legal[int(rand() * len(legal))]  # random() is ~3x cheaper than randrange()
-            play(action)
+            state.apply(legal[int(rand() * len(legal))])  # random() is ~3x cheaper than randrange()
             k += 1
 
 

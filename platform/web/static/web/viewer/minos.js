@@ -137,7 +137,8 @@ function drawActionBoard(svg, obs, ctx) {
 }
 
 function die(x, y, d, ctx) {
-  const g = s("g", { class: "die", "data-die": d.id });
+  // an unplaced die is also named by its face: a draft action names the colour and value, not the die
+  const g = s("g", { class: "die", "data-die": d.id, ...(d.row ? {} : { "data-die-face": `${d.colour}${d.value}` }) });
   const owner = d.owner >= 0 ? ctx.colour(d.owner) : "#555";
   g.append(s("rect", { x, y, width: 26, height: 26, rx: 5, fill: DIE_FILL[d.colour] || "#ccc", stroke: owner,
     "stroke-width": d.owner >= 0 ? 3 : 1, opacity: d.retrieved ? 0.45 : 1 }));

@@ -1,12 +1,16 @@
 // Live watching (templates/web/_live_watch.html): a running match's public view, decision by decision, from the
 // server-sent events of web.watch (EventSource reconnects by itself and resumes after the last event it got).
-// Each event `frame` carries {index, seat, to_move, observation}: the spectator's view (what every seat knows)
-// after decision `index`, made by `seat`; it is drawn with the replay viewer's own renderer of the game. The
+// Each event `frame` carries {index, seat, to_move, observation, story, scores}: the spectator's view (what every
+// seat knows) after decision `index`, made by `seat`, drawn with the replay viewer's own renderer of the game;
+// `story` is the decision told in each language (arena.narration, from what that view may know) for the log,
+// `scores` each series' score for the chart. On a person's own seat the event `turn` is their decision to make:
+// handed to play.js as the DOM event `arena:turn`; after each drawing the root gets `arena:drawn`. The
 // event `end` says so and offers the full replay (a link reloading the page: no surprise reload under the
 // reader's eyes). The root's data attributes say what arrived (`received`, `order`: "ok" or the first gap), for
 // tests and for anyone curious.
 
 import { gettext, interpolate } from "../i18n.js";
+import { buildChart } from "./story.js";
 import { rowColour } from "./svg.js";
 
 const RENDERERS = { thebes: () => import("./thebes.js"), minos: () => import("./minos.js") };
@@ -16,6 +20,9 @@ export async function watch(root) {
   const panel = root.querySelector("[data-players]");
   const status = root.querySelector("[data-status]");
   const log = root.querySelector("[data-live-log]");
+  const chart = root.querySelector("[data-live-chart]");
+  const language = (document.documentElement.lang || "en").toLowerCase();
+  let told = { scores: [], turns: [] }; // the story so far, for the chart
   const names = JSON.parse(document.getElementById("live-seats").textContent);
   const seats = names.map((name, seat) => ({ seat, name }));
   const glossary = JSON.parse(document.getElementById("live-glossary").textContent); // names for codes
@@ -38,6 +45,12 @@ export async function watch(root) {
     };
     render(board, panel, { ...frame, action: null, events: [] }, ctx);
     root.dataset.index = String(frame.index);
+    if (chart && told.scores.length) {
+      const n = told.scores[0].length; // Minos' solo opponent is a series of its own
+      buildChart(chart, told, names, () => {}, Array.from({ length: n }, (_, k) => rowColour(k, n)));
+      chart.hidden = false;
+    }
+    root.dispatchEvent(new CustomEvent("arena:drawn", { detail: { index: frame.index } }));
   }
 
   let received = 0;
@@ -56,13 +69,28 @@ export async function watch(root) {
       drawing = true;
       requestAnimationFrame(draw); // one drawing per animation frame, however fast decisions come
     }
-    const text = frame.index === 0 ? gettext("The match has started.")
+    const story = frame.story && (frame.story[language] || frame.story.en);
+    const text = story ? (frame.index === 0 ? gettext("The match has started.") : `${frame.index}. ${story.text}`)
+      : frame.index === 0 ? gettext("The match has started.")
       : interpolate(gettext("Turn %(turn)s: %(seat)s decided."), { turn: frame.index, seat: seatName(frame.seat) }, true)
         + (frame.to_move >= 0 ? " " + interpolate(gettext("Next: %(seat)s."), { seat: seatName(frame.to_move) }, true) : "");
+    if (story) root.dataset.told = String(Number(root.dataset.told || 0) + 1); // frames told in words
+    if (frame.scores) {
+      told.scores.push(frame.scores);
+      told.turns.push({ scoring: story ? story.scoring : null });
+    }
     status.textContent = text;
     const li = document.createElement("li");
     li.dataset.turn = String(frame.index);
     li.textContent = text;
+    const notes = story ? [...story.lines, ...story.deltas.map((d) =>
+      `${seatName(d.seat)} ${d.delta > 0 ? "+" : ""}${d.delta}${d.cause ? " (" + d.cause + ")" : ""}`)] : [];
+    if (notes.length) {
+      const ul = document.createElement("ul");
+      ul.className = "log-notes";
+      for (const n of notes) { const x = document.createElement("li"); x.textContent = n; ul.append(x); }
+      li.append(ul);
+    }
     log.prepend(li);
     while (log.children.length > 50) log.lastElementChild.remove();
   }
@@ -77,9 +105,11 @@ export async function watch(root) {
     received = 0;
     root.dataset.order = "ok";
     log.replaceChildren();
+    told = { scores: [], turns: [] };
     source = new EventSource(root.dataset.eventsUrl + (seat >= 0 ? `?seat=${seat}` : ""));
     source.addEventListener("frame", (e) => show(JSON.parse(e.data)));
     source.addEventListener("end", ended);
+    source.addEventListener("turn", (e) => root.dispatchEvent(new CustomEvent("arena:turn", { detail: JSON.parse(e.data) })));
     source.addEventListener("error", () => {
       if (source.readyState === EventSource.CONNECTING) status.textContent = gettext("Connection lost: reconnecting…");
     });

@@ -1,0 +1,304 @@
+"""Many live watchers on one web process: what they cost ordinary pages, and how fast each decision reaches them.
+
+    python bench/live_watchers.py [--watchers 200] [--threads 256] [--pages 120] [--rate 5]
+                                  [--before main] [--browser]
+
+Runs gunicorn as docker-compose does (gthread), one process, against a PostgreSQL database of its own
+(`bench_live`) and the machine's Redis; publishes a random Minos game on a running match's live stream as the
+worker does (`matches.live.Broadcast`, narration included) at `--rate` decisions a second; then
+1. times `--pages` requests of an ordinary page (the home page, which queries the database) with no watcher, then
+   with `--watchers` watchers holding the match's event stream open: the ratio is the slowdown watchers cause;
+2. measures, for each watcher, each decision's delay from the moment the worker publishes it to its bytes arriving
+   at the watcher (server side: Redis, the process's reader, the event stream, the socket): median and p95;
+3. with `--browser`, the delay to a headless Chromium showing it (watch.js draws the frame: end to end);
+4. asks for one stream more than the process's cap (`ARENA_LIVE_STREAMS`): it must get 503 with Retry-After.
+With `--before REV` it runs the same against the platform as it was at git revision REV (its web code, this
+checkout's engines) first: the before/after figures of one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "bench")]
+
+from _platform_setup import setup_django  # noqa: E402
+
+INDEX = re.compile(rb'"index":(\d+)')
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def make_match() -> int:
+    from django.contrib.auth import get_user_model
+
+    from botregistry.models import Bot, BotVersion
+    from matches.models import Match, Participant
+
+    owner, _ = get_user_model().objects.get_or_create(username="bench-live")
+    match = Match.objects.create(kind=Match.Kind.CHALLENGE, rated=False, game="minos", params={"players": 2},
+                                 seed=random.randrange(1 << 40), status=Match.Status.RUNNING)
+    for seat in range(2):
+        bot, _ = Bot.objects.get_or_create(owner=owner, name=f"bench-live-{seat}", game="minos")
+        version, _ = BotVersion.objects.get_or_create(bot=bot, number=1, defaults={
+            "status": BotVersion.Status.READY, "sha256": "b" * 64, "package_dir": "x"})
+        Participant.objects.create(match=match, seat=seat, bot=bot, version=version)
+    return int(match.pk)
+
+
+class Server:
+    """gunicorn (gthread, one process) serving the platform from `platform_dir`."""
+
+    def __init__(self, platform_dir: Path, threads: int, cap: int, env: dict[str, str]) -> None:
+        self.port = free_port()
+        self.proc = subprocess.Popen(
+            [str(ROOT / ".venv" / "bin" / "gunicorn"), "--chdir", str(platform_dir), "--bind",
+             f"127.0.0.1:{self.port}", "--workers", "1", "--worker-class", "gthread", "--threads", str(threads),
+             "--timeout", "300", "--log-level", "warning", "arena_site.wsgi"],
+            env={**env, "ARENA_LIVE_STREAMS": str(cap), "PYTHONPATH": str(ROOT)},
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=2)
+                return
+            except OSError:
+                time.sleep(0.3)
+        self.stop()
+        raise RuntimeError("gunicorn did not start: " + (self.proc.stderr.read() if self.proc.stderr else b"")
+                           .decode(errors="replace")[-3000:])
+
+    def stop(self) -> None:
+        os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+
+
+class Publisher(threading.Thread):
+    """A random Minos game published on match `match_id`'s stream at `rate` decisions a second; `sent[i]` is when
+    frame i was handed to the publisher."""
+
+    def __init__(self, match_id: int, rate: float) -> None:
+        super().__init__(daemon=True)
+        self.match_id, self.rate = match_id, rate
+        self.sent: dict[int, float] = {}
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        from arena import games
+        from matches import live
+
+        state = games.load("minos", players=2).new_state(random.randrange(1 << 30))
+        out = live.Broadcast(self.match_id, names=["bench-live-0 v1", "bench-live-1 v1"])
+        self.sent[0] = time.time()
+        out.start(state)
+        rng = random.Random(1)
+        i = 0
+        while not self.stop.is_set() and not state.is_terminal():
+            time.sleep(1 / self.rate)
+            seat = state.current_player()
+            action = rng.choice(state.legal_actions())
+            events = state.apply(action)
+            self.sent[i + 1] = time.time()
+            out.recorded(i, {"seat": seat, "action": str(action), "events": events, "fault": None,
+                             "substitute": False})
+            out.decided(i, state)
+            i += 1
+        out.end()
+
+
+class Watchers(threading.Thread):
+    """`n` EventSource-like clients of the match's stream, read by one thread (epoll): the arrival time of each
+    frame index at each. (One thread for all: the clients share the machine's cores with the server measured.)"""
+
+    def __init__(self, port: int, match_id: int, n: int, pause_s: float = 0.005) -> None:
+        super().__init__(daemon=True)
+        self.port, self.match_id, self.n, self.pause_s = port, match_id, n, pause_s
+        self.got: list[dict[int, float]] = [{} for _ in range(n)]
+        self.status = [0] * n
+        self.connected = [0.0] * n
+        self.socks: list[socket.socket] = []
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        import selectors
+
+        sel = selectors.DefaultSelector()
+        tails = [b""] * self.n
+        for k in range(self.n):
+            sock = socket.create_connection(("127.0.0.1", self.port), timeout=60)
+            sock.sendall(f"GET /matches/{self.match_id}/live/ HTTP/1.1\r\nHost: localhost\r\n"
+                         f"Accept: text/event-stream\r\n\r\n".encode())
+            sock.setblocking(False)
+            self.connected[k] = time.time()
+            self.socks.append(sock)
+            sel.register(sock, selectors.EVENT_READ, k)
+            time.sleep(self.pause_s)
+        while not self.stop.is_set():
+            for key, _ in sel.select(timeout=0.5):
+                k = key.data
+                try:
+                    chunk = key.fileobj.recv(65536)  # type: ignore[union-attr]
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    sel.unregister(key.fileobj)
+                    continue
+                now = time.time()
+                if not self.status[k]:
+                    self.status[k] = int(chunk.split(b" ", 2)[1])
+                buf = tails[k] + chunk
+                for m in INDEX.finditer(buf):
+                    self.got[k].setdefault(int(m.group(1)), now)
+                tails[k] = buf[-64:]
+        for sock in self.socks:
+            sock.close()
+
+
+def time_pages(port: int, n: int) -> list[float]:
+    """`n` requests of the home page, one after the other: each one's time (ms); a failed one (an error, or no
+    answer within 30 s) counts as 30 s."""
+    out = []
+    for _ in range(n):
+        t = time.perf_counter()
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as resp:
+                resp.read()
+            out.append((time.perf_counter() - t) * 1000)
+        except OSError as exc:
+            print(f"  a page failed: {exc}")
+            out.append(30_000.0)
+            if len([x for x in out if x >= 30_000]) >= 3:
+                break  # starved: no need to wait for the rest
+    return out
+
+
+def browser_delays(port: int, match_id: int, publisher: Publisher, seconds: float) -> list[float]:
+    """Open the match page in headless Chromium and note when each frame is drawn (watch.js sets data-index)."""
+    import shutil
+
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        opts.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=opts)
+    try:
+        driver.get(f"http://127.0.0.1:{port}/matches/{match_id}/")
+        driver.execute_script("""
+            window.__drawn = {};
+            const root = document.querySelector('[data-live-watch]');
+            new MutationObserver(() => { window.__drawn[root.dataset.index] ??= Date.now(); })
+              .observe(root, {attributes: true, attributeFilter: ['data-index']});""")
+        time.sleep(seconds)
+        drawn = driver.execute_script("return window.__drawn")
+    finally:
+        driver.quit()
+    # a frame drawn within the same animation frame as a later one is never shown alone: only those drawn count
+    return [t / 1000 - publisher.sent[int(i)] for i, t in drawn.items() if int(i) in publisher.sent]
+
+
+def run(label: str, platform_dir: Path, args: argparse.Namespace, env: dict[str, str]) -> dict[str, float]:
+    match_id = make_match()
+    server = Server(platform_dir, args.threads, args.watchers, env)
+    publisher = Publisher(match_id, args.rate)
+    watchers: Watchers | None = None
+    try:
+        time_pages(server.port, 5)  # warm-up
+        publisher.start()
+        alone = time_pages(server.port, args.pages)
+        watchers = Watchers(server.port, match_id, args.watchers)
+        watchers.start()
+        time.sleep(args.watchers * 0.005 + 3)
+        crowded = time_pages(server.port, args.pages)
+        extra = Watchers(server.port, match_id, 1)
+        extra.start()
+        time.sleep(3)
+        extra.stop.set()
+        drawn = browser_delays(server.port, match_id, publisher, 12) if args.browser else []
+        # the decisions published once a watcher was connected (those before reach it at once, as its catch-up)
+        delays = [(t - publisher.sent[i]) * 1000 for got, since in zip(watchers.got, watchers.connected)
+                  for i, t in got.items() if i in publisher.sent and publisher.sent[i] > since + 1]
+        ok = sum(1 for status in watchers.status if status == 200)
+        out = {"pages_alone_p50": statistics.median(alone), "pages_alone_p95": pct(alone, 0.95),
+               "pages_crowded_p50": statistics.median(crowded), "pages_crowded_p95": pct(crowded, 0.95),
+               "watchers_ok": ok, "delay_p50": pct(delays, 0.5), "delay_p95": pct(delays, 0.95),
+               "one_more_status": extra.status[0]}
+        if drawn:
+            out |= {"browser_p50": pct(drawn, 0.5) * 1000, "browser_p95": pct(drawn, 0.95) * 1000}
+        print(f"[{label}] pages alone p50 {out['pages_alone_p50']:.1f} ms p95 {out['pages_alone_p95']:.1f} ms; "
+              f"with {ok}/{args.watchers} watchers p50 {out['pages_crowded_p50']:.1f} ms p95 "
+              f"{out['pages_crowded_p95']:.1f} ms (× {out['pages_crowded_p50'] / out['pages_alone_p50']:.2f} p50, "
+              f"× {out['pages_crowded_p95'] / out['pages_alone_p95']:.2f} p95)")
+        print(f"[{label}] decision → watcher: p50 {out['delay_p50']:.0f} ms, p95 {out['delay_p95']:.0f} ms over "
+              f"{len(delays)} deliveries; one stream over the cap: HTTP {extra.status[0]}")
+        if drawn:
+            print(f"[{label}] decision → Chromium drawing it: p50 {out['browser_p50']:.0f} ms, p95 "
+                  f"{out['browser_p95']:.0f} ms over {len(drawn)} frames")
+        return out
+    finally:
+        publisher.stop.set()
+        if watchers is not None:
+            watchers.stop.set()
+            watchers.join(5)
+        server.stop()
+        publisher.join(15)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--watchers", type=int, default=200)
+    parser.add_argument("--threads", type=int, default=256)
+    parser.add_argument("--pages", type=int, default=120)
+    parser.add_argument("--rate", type=float, default=5.0)
+    parser.add_argument("--before", help="a git revision whose platform/ is measured first")
+    parser.add_argument("--browser", action="store_true")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
+    args = parser.parse_args()
+    queue = f"bench-live-{secrets.token_hex(4)}"
+    os.environ["CELERY_BROKER_URL"] = args.redis
+    os.environ["ARENA_CELERY_QUEUE"] = queue
+    setup_django("bench_live")
+    env = dict(os.environ) | {"DJANGO_SETTINGS_MODULE": "arena_site.settings"}
+    results = {}
+    if args.before:
+        with tempfile.TemporaryDirectory() as tmp:
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.before, "platform"], check=True,
+                                     capture_output=True).stdout
+            subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+            results["before"] = run(f"before ({args.before})", Path(tmp) / "platform", args, env)
+    results["after"] = run("after", ROOT / "platform", args, env)
+    print(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()

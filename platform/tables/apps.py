@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class TablesConfig(AppConfig):
+    name = "tables"
+    verbose_name = "Tables"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from . import receivers  # noqa: F401  (account deletion: leave every open table)
