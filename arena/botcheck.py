@@ -28,9 +28,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena import botarchive, botbuild, games
+from arena import botarchive, botbuild, games, reasons
 from arena import replay as replays
 from arena.botpkg import Manifest, ManifestError, load_manifest
+from arena.games.speech import N_, _
 from arena.match import BotSpec, MatchResult, TimeControl, run_match
 from arena.reasons import Reason, render_all
 from arena.sandbox import runtimes
@@ -41,12 +42,15 @@ BUILTIN_OPPONENT = Path(__file__).resolve().parent.parent / "bots" / "python" / 
 # the reason of a build stopped by its time limit: transient (the platform lets the owner validate again)
 BUILD_TIMED_OUT = Reason("check.build_timed_out").english()
 
+#: what the bot did, by kind of fault: "your bot <did>: <examples>" (once) or "... <did> <n> times: ..."
 _KIND_WORDS = {
-    "startup": "did not get ready",
-    "timeout": "answered too late",
-    "crash": "crashed",
-    "illegal": "answered an action that is not legal",
-    "malformed": "answered something that is not a valid answer",
+    "startup": (N_("your bot did not get ready: %(examples)s"), N_("your bot did not get ready %(n)s times: %(examples)s")),
+    "timeout": (N_("your bot answered too late: %(examples)s"), N_("your bot answered too late %(n)s times: %(examples)s")),
+    "crash": (N_("your bot crashed: %(examples)s"), N_("your bot crashed %(n)s times: %(examples)s")),
+    "illegal": (N_("your bot answered an action that is not legal: %(examples)s"),
+                N_("your bot answered an action that is not legal %(n)s times: %(examples)s")),
+    "malformed": (N_("your bot answered something that is not a valid answer: %(examples)s"),
+                  N_("your bot answered something that is not a valid answer %(n)s times: %(examples)s")),
 }
 
 
@@ -244,14 +248,16 @@ def _bank_warning(decisions: list[dict], seat: int, tc: TimeControl) -> list[str
     over = first["ms"] - tc.decision_ms
     if over <= BANK_WARNING_SHARE * tc.bank_ms:
         return []
-    return [f"your bot's first decision took {first['ms']:.0f} ms: {over:.0f} ms over the {tc.decision_ms} ms "
-            f"per decision came out of its {tc.bank_ms} ms time bank for the whole match "
-            f"({100 * over / tc.bank_ms:.0f}% of it). Do one-time set-up when the bot starts or in StartMatch "
-            f"(it has {tc.startup_ms} ms of its own), not in the first decision"]
+    return [_("your bot's first decision took %(ms)s ms: %(over)s ms over the %(decision)s ms per decision came out "
+              "of its %(bank)s ms time bank for the whole match (%(share)s%% of it). Do one-time set-up when the bot "
+              "starts or in StartMatch (it has %(startup)s ms of its own), not in the first decision") % {
+        "ms": f"{first['ms']:.0f}", "over": f"{over:.0f}", "decision": tc.decision_ms, "bank": tc.bank_ms,
+        "share": f"{100 * over / tc.bank_ms:.0f}", "startup": tc.startup_ms}]
 
 
 def _explain(seat, lines: list[str]) -> list[str]:
-    """One plain sentence per kind of fault, with examples and the bot's last output where it helps."""
+    """One plain sentence per kind of fault, with examples and the bot's last output where it helps, in the
+    language being spoken (`arena.games.speech.speaking`; the referee's messages re-told, arena.reasons)."""
     tail = ""
     for line in lines:
         if line.startswith("last output of the bot:"):
@@ -262,21 +268,24 @@ def _explain(seat, lines: list[str]) -> list[str]:
         if f.kind != "disqualified":
             by_kind.setdefault(f.kind, []).append(f)
     for kind, faults in by_kind.items():
-        examples = "; ".join(f"turn {f.decision + 1}: {f.message}" if f.decision is not None else f.message
-                             for f in faults[:3])
-        more = f" (and {len(faults) - 3} more)" if len(faults) > 3 else ""
-        times = "" if len(faults) == 1 else f" {len(faults)} times"
-        text = f"your bot {_KIND_WORDS.get(kind, kind)}{times}: {examples}{more}"
-        if kind == "startup" and "did not open its socket" in examples:
-            text += (". A bot must listen as a gRPC server on the unix socket named by the environment variable "
-                     "ARENA_SOCKET (`unix:$ARENA_SOCKET`) as soon as it starts")
+        examples = reasons.join([_("turn %(turn)s: %(what)s") % {"turn": f.decision + 1, "what": reasons.retell(f.message)}
+                                 if f.decision is not None else reasons.retell(f.message) for f in faults[:3]])
+        if len(faults) > 3:
+            examples = _("%(examples)s (and %(more)s more)") % {"examples": examples, "more": len(faults) - 3}
+        once, often = _KIND_WORDS.get(kind, (N_("your bot faulted: %(examples)s"),
+                                             N_("your bot faulted %(n)s times: %(examples)s")))
+        text = _(once if len(faults) == 1 else often) % {"n": len(faults), "examples": examples}
+        if kind == "startup" and any("did not open its socket" in f.message for f in faults):
+            text += _(". A bot must listen as a gRPC server on the unix socket named by the environment variable "
+                      "ARENA_SOCKET (`unix:$ARENA_SOCKET`) as soon as it starts")
         if kind in ("startup", "crash") and tail.strip():
             # both ends kept (arena.sandbox.output.OutputTail.excerpt): where a panic starts and how it ends
-            text += "\nits last output was:\n" + _indent(tail.strip())
+            text += "\n" + _("its last output was:") + "\n" + _indent(tail.strip())
         problems.append(text)
     if seat.disqualified:
         why = next((f.message for f in seat.faults if f.kind == "disqualified"), "")
-        problems.append(f"your bot was disqualified ({why}): on the platform it would rank last")
+        problems.append(_("your bot was disqualified (%(why)s): on the platform it would rank last")
+                        % {"why": reasons.retell(why)})
     return problems
 
 

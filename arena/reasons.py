@@ -136,6 +136,9 @@ TEMPLATES: dict[str, str] = {
     "tournament.knockout": N_("knockout is played by 2 players per table"),
     "tournament.other_game": N_("entries for another game than %(game)s: %(bots)s"),
     "tournament.staff": N_("cancelled by staff"),
+    # why a competition was cancelled (platform/competitions/services.py)
+    "competition.final_not_started": N_("the final could not start: %(why)s"),
+    "competition.final_cancelled": N_("the final was cancelled: %(why)s"),
     # why a version test ended (platform/versiontests/services.py), and what became of version B
     "versiontest.decided": N_("LLR %(llr)s reached the %(bound)s bound (%(limit)s after the overshoot correction) "
                               "after %(pairs)s pairs"),

@@ -25,6 +25,7 @@ from allauth.account.internal import flows
 from allauth.account.models import EmailAddress, get_emailconfirmation_model
 from allauth.core import ratelimit
 from allauth.core.exceptions import ReauthenticationRequired
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import exceptions, generics, permissions, serializers, status
 from rest_framework.response import Response
@@ -87,7 +88,7 @@ class EmailView(generics.GenericAPIView):
         try:
             flows.manage_email.add_email(request._request, form)
         except ReauthenticationRequired:  # not configured here (ACCOUNT_REAUTHENTICATION_REQUIRED is off)
-            raise exceptions.PermissionDenied("log in again first") from None
+            raise exceptions.PermissionDenied(gettext("log in again first")) from None
         return Response(EmailAddressSerializer(self._addresses(), many=True).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -101,10 +102,11 @@ class ResendView(generics.GenericAPIView):
     def post(self, request):
         address = (EmailAddress.objects.filter(user=request.user, verified=False).order_by("-pk").first())
         if address is None:
-            raise exceptions.ValidationError({"detail": "no unverified address on this account"})
+            raise exceptions.ValidationError({"detail": gettext("no unverified address on this account")})
         if not flows.email_verification.send_verification_email_to_address(request._request, address):
             raise exceptions.Throttled(detail="A link was sent a moment ago: try again in a few minutes.")
-        return Response({"detail": f"verification link sent to {address.email}"}, status=status.HTTP_202_ACCEPTED)
+        return Response({"detail": gettext("verification link sent to %(address)s") % {"address": address.email}},
+                        status=status.HTTP_202_ACCEPTED)
 
 
 class KeySerializer(serializers.Serializer):
@@ -151,7 +153,7 @@ class ResetRequestView(generics.GenericAPIView):
         if not form.is_valid():
             raise exceptions.ValidationError(_form_errors(form))
         form.save(request._request)
-        return Response({"detail": "if an account has this address, a reset link is on its way"},
+        return Response({"detail": gettext("if an account has this address, a reset link is on its way")},
                         status=status.HTTP_202_ACCEPTED)
 
 
@@ -193,7 +195,7 @@ class ResetConfirmView(generics.GenericAPIView):
                                               **errors})
         form.save()
         _rate_limited(flows.password_reset.finalize_password_reset(request._request, user))
-        return Response({"detail": "password changed; log in with it"})
+        return Response({"detail": gettext("password changed; log in with it")})
 
 
 class PasswordChangeSerializer(serializers.Serializer):
@@ -224,4 +226,4 @@ class PasswordChangeView(generics.GenericAPIView):
                 **errors})
         form.save()
         flows.password_change.finalize_password_change(request._request, request.user)
-        return Response({"detail": "password changed"})
+        return Response({"detail": gettext("password changed")})

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from accounts.adapter import USERNAME_HELP, username_problem
@@ -22,7 +23,7 @@ class SignupSerializer(serializers.Serializer):
 
     def validate_username(self, value: str) -> str:
         if User.objects.filter(username__iexact=value).exists():
-            raise serializers.ValidationError("this username is taken")
+            raise serializers.ValidationError(gettext("this username is taken"))
         if reason := username_problem(value):
             raise serializers.ValidationError(reason)
         return value
@@ -32,8 +33,8 @@ class SignupSerializer(serializers.Serializer):
 
         value = value.lower()  # allauth keeps addresses in lower case; one account per address
         if EmailAddress.objects.filter(email__iexact=value).exists() or User.objects.filter(email__iexact=value).exists():
-            raise serializers.ValidationError("an account with this email address exists (log in, or reset its "
-                                              "password with POST /api/auth/password/reset/)")
+            raise serializers.ValidationError(gettext("an account with this email address exists (log in, or reset "
+                                                      "its password with POST /api/auth/password/reset/)"))
         return value
 
     def validate(self, attrs):

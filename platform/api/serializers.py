@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -135,7 +136,7 @@ class BotSerializer(serializers.ModelSerializer):
 
     def validate_name(self, value: str) -> str:
         if not value.strip():
-            raise serializers.ValidationError("a bot needs a name")
+            raise serializers.ValidationError(gettext("a bot needs a name"))
         request = self.context["request"]
         if not request.user.is_staff and (reason := impersonation(value, protected_names())):
             raise serializers.ValidationError(reason)
@@ -143,7 +144,7 @@ class BotSerializer(serializers.ModelSerializer):
         if self.instance is not None:
             taken = taken.exclude(pk=self.instance.pk)
         if taken.exists():
-            raise serializers.ValidationError("you already have a bot with this name")
+            raise serializers.ValidationError(gettext("you already have a bot with this name"))
         return value
 
     def get_status(self, bot: Bot) -> str:
@@ -175,9 +176,10 @@ class BotUpdateSerializer(serializers.ModelSerializer):
 
     def validate_active_version(self, version: BotVersion) -> BotVersion:
         if version.bot_id != self.instance.pk:  # type: ignore[union-attr]  # an update: the bot is there
-            raise serializers.ValidationError("this version belongs to another bot")
+            raise serializers.ValidationError(gettext("this version belongs to another bot"))
         if version.status != BotVersion.Status.READY:
-            raise serializers.ValidationError(f"version {version.number} is {version.status}, not ready")
+            raise serializers.ValidationError(gettext("version %(number)s is %(status)s, not ready") % {
+                "number": version.number, "status": version.get_status_display().lower()})
         return version
 
     def update(self, bot: Bot, validated: dict) -> Bot:
@@ -325,7 +327,7 @@ class ChallengeSerializer(serializers.Serializer):
         ladder, bot, opponents = attrs["ladder"], attrs["bot"], attrs["opponents"]
         user = self.context["request"].user
         if not can_play(user, bot):  # a 403, as every other action on a bot you may not play
-            raise PermissionDenied("you can only challenge with your own bot (or your team's)")
+            raise PermissionDenied(gettext("you can only challenge with your own bot (or your team's)"))
         table = [bot, *opponents]
         if len(table) != ladder.players:
             raise serializers.ValidationError(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -85,7 +86,7 @@ class InvitationCreateSerializer(serializers.Serializer):
 
     def validate(self, attrs):
         if bool(attrs.get("username")) == bool(attrs.get("link")):
-            raise serializers.ValidationError("send either `username` or `link: true`")
+            raise serializers.ValidationError(gettext("send either `username` or `link: true`"))
         return attrs
 
 
@@ -108,7 +109,7 @@ class TransferSerializer(serializers.Serializer):
 
     def validate(self, attrs):
         if bool(attrs.get("team")) == bool(attrs.get("user")):
-            raise serializers.ValidationError("send either `team` or `user`")
+            raise serializers.ValidationError(gettext("send either `team` or `user`"))
         return attrs
 
 
@@ -263,7 +264,7 @@ class InvitationViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         # someone else's invitation is a 404, as an unknown one: its existence is nobody else's business
         inv = Invitation.objects.filter(pk=pk, invitee=self.request.user).select_related("team").first()  # type: ignore[misc]  # logged in
         if inv is None:
-            raise exceptions.NotFound("no such invitation")
+            raise exceptions.NotFound(gettext("no such invitation"))
         return inv
 
     @extend_schema(request=None, responses={200: MemberSerializer})
@@ -312,18 +313,18 @@ class BotTransferView(APIView):
     def post(self, request, pk: str):
         bot = Bot.objects.filter(pk=pk).first()
         if bot is None:
-            raise exceptions.NotFound("no such bot")
+            raise exceptions.NotFound(gettext("no such bot"))
         ser = TransferSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         team = to_user = None
         if name := ser.validated_data.get("team"):
             team = Team.objects.filter(slug=name).first()
             if team is None:
-                raise exceptions.NotFound(f"no team '{name}'")
+                raise exceptions.NotFound(gettext("no team '%(team)s'") % {"team": name})
         else:
             to_user = User.objects.filter(username=ser.validated_data["user"]).first()
             if to_user is None:
-                raise exceptions.NotFound(f"no user named '{ser.validated_data['user']}'")
+                raise exceptions.NotFound(gettext("no user named '%(user)s'") % {"user": ser.validated_data["user"]})
         try:
             bot = ownership.transfer(bot, request.user, team=team, to_user=to_user)
         except ownership.TransferRefused as exc:

@@ -3,10 +3,13 @@ only a bot's owner changes it. Every list is paginated; every client mistake is 
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db.models import F, Prefetch, Window
 from django.db.models.functions import RowNumber
 from django.http import FileResponse
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, mixins, parsers, permissions, status, viewsets
@@ -120,11 +123,11 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
         limit = settings.ARENA_UPLOAD_MAX_BYTES
         declared = request.META.get("CONTENT_LENGTH") or "0"
         if declared.isdigit() and int(declared) > limit + 64 * 1024:  # refuse before receiving the body
-            return Response({"detail": f"the upload is {int(declared) / 1e6:.1f} MB; uploads are limited to "
-                                       f"{limit // (1024 * 1024)} MB"}, status=status.HTTP_400_BAD_REQUEST)
+            return Response({"detail": gettext("the upload is %(size)s MB; uploads are limited to %(limit)s MB") % {
+                "size": f"{int(declared) / 1e6:.1f}", "limit": limit // (1024 * 1024)}}, status=status.HTTP_400_BAD_REQUEST)
         upload = request.FILES.get("archive")
         if upload is None:
-            raise exceptions.ValidationError({"archive": "send the bot as a multipart file field 'archive'"})
+            raise exceptions.ValidationError({"archive": gettext("send the bot as a multipart file field 'archive'")})
         try:
             version = create_version(bot, upload, size=upload.size, filename=upload.name or "",
                                      uploaded_by=request.user)
@@ -152,7 +155,8 @@ class VersionViewSet(viewsets.ReadOnlyModelViewSet):
         """POST (owner): validate this version again as it is, when it failed for a transient reason (its build
         timed out: the bot's build cache kept what it compiled; or the server could not validate it). 202 with
         the version, now pending; 409 for any other version (fix the bot and upload a new version)."""
-        return self._owners_change(request, revalidate, RevalidateRefused, "validate its versions again",
+        return self._owners_change(request, revalidate, RevalidateRefused, gettext_lazy(
+            "only the bot's owner (a team bot: the team's members) can validate its versions again"),
                                    status.HTTP_202_ACCEPTED)
 
     @extend_schema(request=None, responses={200: s.VersionSerializer})
@@ -161,14 +165,15 @@ class VersionViewSet(viewsets.ReadOnlyModelViewSet):
         """POST (owner): a version suspended for its faults plays again as it is, when its owner finds the
         faults were not the bot's doing; the suspension rule then counts only the matches it finishes from now
         on (matches.suspension). 200 with the version, now ready; 409 for a version that is not suspended."""
-        return self._owners_change(request, resume, ResumeRefused, "resume its versions", status.HTTP_200_OK)
+        return self._owners_change(request, resume, ResumeRefused, gettext_lazy(
+            "only the bot's owner (a team bot: the team's members) can resume its versions"), status.HTTP_200_OK)
 
-    def _owners_change(self, request, change, refused: type[Exception], doing: str, done: int) -> Response:
-        """An owner's change of this version's status (`change(version)`): 403 for anyone else, 409 with the
-        reason when `change` raises `refused`, else `done` with the version."""
+    def _owners_change(self, request, change, refused: type[Exception], forbidden: Any, done: int) -> Response:
+        """An owner's change of this version's status (`change(version)`): 403 with `forbidden` for anyone else,
+        409 with the reason when `change` raises `refused`, else `done` with the version."""
         version = self.get_object()
         if not can_play(request.user, version.bot):
-            raise exceptions.PermissionDenied(f"only the bot's owner (a team bot: the team's members) can {doing}")
+            raise exceptions.PermissionDenied(str(forbidden))
         try:
             version = change(version)
         except refused as exc:
@@ -241,10 +246,10 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         """The match's replay file (`*.replay.json.gz`, see arena/replay.py)."""
         match = self.get_object()
         if not objects.exists(match.replay_path):
-            raise exceptions.NotFound("this match has no replay (not finished, or failed)")
+            raise exceptions.NotFound(gettext("this match has no replay (not finished, or failed)"))
         if not deal_visible(match, request.user):
             # a duplicate set's other rotations (or the other game of a version-test pair) still play this deal
-            raise exceptions.PermissionDenied("this replay is shown once every match played with its seed is over")
+            raise exceptions.PermissionDenied(gettext("this replay is shown once every match played with its seed is over"))
         # streamed from storage through this view (not a redirect to a presigned URL): the check above holds at
         # every download and the bucket stays private
         return FileResponse(objects.storage().open(match.replay_path, "rb"), as_attachment=True,

@@ -37,9 +37,10 @@ SITE_LOCALE = PLATFORM / "locale"
 ARENA_LOCALE = ROOT / "arena" / "locale"
 #: the languages translated (Django's codes → gettext's locale names); English is the source text
 LOCALES = {"pt-br": "pt_BR", "zh-hans": "zh_Hans"}
-#: the narrators and what they use: the files xgettext reads for the narration's catalog
-NARRATION_SOURCES = ["arena/games/speech.py", "arena/narration.py", "arena/reasons.py", "arena/games/telling.py",
-                     "arena/games/thebes/narrate.py", "arena/games/minos/narrate.py"]
+#: the narrators and what they use, the reasons and the bot check's explanations: the files xgettext reads for the
+#: narration's catalog
+NARRATION_SOURCES = ["arena/games/speech.py", "arena/narration.py", "arena/reasons.py", "arena/botcheck.py",
+                     "arena/games/telling.py", "arena/games/thebes/narrate.py", "arena/games/minos/narrate.py"]
 NARRATION_KEYWORDS = ["--keyword=_", "--keyword=N_", "--keyword=ngettext:1,2"]
 #: what makemessages skips: the admin's and third-party templates are translated by their own packages
 IGNORE = ["*/migrations/*", "*/static/web/vendor/*", "locale/*"]

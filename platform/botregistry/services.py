@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from arena.reasons import Reason, parse, render_all
 from arena_site import objects
@@ -257,11 +258,17 @@ def revalidate(version: BotVersion) -> BotVersion:
     with transaction.atomic():
         version = BotVersion.objects.select_for_update().select_related("bot").get(pk=version.pk)
         if not failed_transiently(version):
-            raise RevalidateRefused(
-                f"version {version.number} is {version.status}"
-                + (f" ({version.status_reason})" if version.status_reason else "")
-                + "; only a version that failed because its build timed out or the server could not validate it "
-                  "can be validated again: fix the bot and upload a new version")
+            from botregistry.reasons import shown
+
+            # in the language of the request (the API's Accept-Language, the page's cookie or account)
+            said = {"number": version.number, "status": version.get_status_display().lower(), "reason": shown(version)}
+            raise RevalidateRefused((
+                gettext("version %(number)s is %(status)s (%(reason)s); only a version that failed because its build "
+                        "timed out or the server could not validate it can be validated again: fix the bot and "
+                        "upload a new version") if said["reason"] else
+                gettext("version %(number)s is %(status)s; only a version that failed because its build timed out or "
+                        "the server could not validate it can be validated again: fix the bot and upload a new "
+                        "version")) % said)
         version.status = BotVersion.Status.PENDING
         version.status_reason, version.status_reasons = "", []
         version.validation_queued_at = timezone.now()

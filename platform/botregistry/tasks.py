@@ -15,6 +15,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from accounts.language import language_of
+from arena.games.speech import speaking
 from arena.match.types import BotSpec, TimeControl
 from arena.reasons import Reason
 from arena_site import uid_blocks
@@ -149,6 +151,8 @@ def _validate(version: BotVersion, claim: str) -> str:
         with ExitStack() as held:  # the opponents' packages stay in this worker's cache until the match ends
             specs = [BotSpec(str(held.enter_context(package_cache.local_package(v))), name=v.seat_name)
                      for v in opponents] if opponents is not None else None
+            # the explanations in the validation log in the owner's language (arena.games.speech)
+            held.enter_context(speaking(language_of(version.bot.owner)))
             report = check_bot(package, sandbox=True, game=version.bot.game,
                                limits=SandboxLimits(**settings.ARENA_LIMITS),
                                build_cache=build_cache_dir(version.bot), params=params, time_control=time_control,

@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, mixins, permissions, serializers, status, viewsets
@@ -246,7 +247,7 @@ class CompetitionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixin
         c = self.get_object()
         entry = c.entries.select_related("bot", "competition").filter(pk=int(entry_id)).first()
         if entry is None:
-            raise exceptions.NotFound("no such entry")
+            raise exceptions.NotFound(gettext("no such entry"))
         return entry
 
     @extend_schema(request=None, responses={201: InviteLinkSerializer, 204: None})
@@ -295,9 +296,9 @@ class CompetitionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixin
     def _result(self, request) -> Competition:
         c = self.get_object()
         if c.result is None:
-            raise exceptions.NotFound("the final is not over yet")
+            raise exceptions.NotFound(gettext("the final is not over yet"))
         if not services.results_visible(c, request.user):
-            raise exceptions.PermissionDenied("the results are held until the organizers publish them")
+            raise exceptions.PermissionDenied(gettext("the results are held until the organizers publish them"))
         return c
 
 

@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 
 from accounts.deletion import display_name
 from arena import games as game_registry
+from arena.reasons import Reason
 from botregistry.models import Bot
 from botregistry.ownership import can_play, people_to_tell, stakes
 from ladders.models import Ladder, Rating
@@ -370,7 +371,8 @@ def _start_final(cid: int, now: datetime) -> None:
         tournaments.start(t.pk, now)
         t.refresh_from_db()
         if t.status == Tournament.Status.CANCELLED:
-            c.cancelled_reason = _("the final could not start: %(why)s") % {"why": t.status_reason}
+            # stored in English words, told in each reader's language (arena.reasons, the page's |retold)
+            c.cancelled_reason = Reason("competition.final_not_started", {"why": t.status_reason}).english()
             c.save(update_fields=["cancelled_reason"])
             return
         transaction.on_commit(lambda: _tell_entrants(cid, Event.COMPETITION_FINAL_STARTED))
@@ -382,7 +384,7 @@ def _finish(cid: int, now: datetime) -> None:
         if c.final is None or c.result is not None:
             return
         if c.final.status == Tournament.Status.CANCELLED:
-            c.cancelled_reason = _("the final was cancelled: %(why)s") % {"why": c.final.status_reason}
+            c.cancelled_reason = Reason("competition.final_cancelled", {"why": c.final.status_reason}).english()
             c.save(update_fields=["cancelled_reason"])
             return
         if c.final.status != Tournament.Status.FINISHED:

@@ -20,6 +20,7 @@ from collections import Counter
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from arena.match.types import FaultKind
 from arena.reasons import Reason
@@ -81,8 +82,9 @@ def resume(version: BotVersion) -> BotVersion:
     with transaction.atomic():
         version = BotVersion.objects.select_for_update().select_related("bot").get(pk=version.pk)
         if version.status != BotVersion.Status.SUSPENDED:
-            raise ResumeRefused(f"version {version.number} is {version.status}, not suspended: there is nothing "
-                                "to resume")
+            raise ResumeRefused(gettext("version %(number)s is %(status)s, not suspended: there is nothing to "
+                                        "resume") % {"number": version.number,
+                                                     "status": version.get_status_display().lower()})
         version.status = BotVersion.Status.READY
         version.status_reason, version.status_reasons = "", []
         version.resumed_at = timezone.now()

@@ -4,6 +4,7 @@ standings and rounds. Mounted at /api/tournaments/."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext
 from rest_framework import permissions, serializers, viewsets
 
 from accounts.deletion import OwnerNameField
@@ -119,7 +120,7 @@ class TournamentSerializer(serializers.ModelSerializer):
     def validate(self, attrs):
         inst = self.instance
         if inst is not None and inst.status != Tournament.Status.SCHEDULED:
-            raise serializers.ValidationError("the tournament has started: its set-up and entries are locked")
+            raise serializers.ValidationError(gettext("the tournament has started: its set-up and entries are locked"))
         game = attrs.get("game", inst.game if inst else None)
         players = attrs.get("players", inst.players if inst else None)
         fmt = attrs.get("format", inst.format if inst else Tournament.Format.ROUND_ROBIN)

@@ -3,6 +3,7 @@ stop it (POST …/{id}/stop/); anyone reads tests, their SPRT state and their pa
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
@@ -80,7 +81,7 @@ class VersionTestSerializer(serializers.ModelSerializer):
         user = self.context["request"].user
         a, b = validated["version_a"], validated["version_b"]
         if not (can_play(user, a.bot) and can_play(user, b.bot)):
-            raise PermissionDenied("only the bot's owner (a team bot: the team's members) can test its versions")
+            raise PermissionDenied(gettext("only the bot's owner (a team bot: the team's members) can test its versions"))
         ladder = validated["ladder"]
         if ladder.pk in hidden_for(user).ladders:
             raise serializers.ValidationError({"ladder": f'Invalid pk "{ladder.pk}" - object does not exist.'})

@@ -12,6 +12,7 @@ from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 
 from accounts import deletion, throttles
 from botregistry.models import Bot
@@ -30,8 +31,8 @@ def delete_account(request):
         if problem is None:
             deletion.delete_account(user)
             logout(request)
-            messages.success(request, "Your account is deleted. Your bots are retired; the matches they played stay, "
-                                      "shown as played by a deleted account.")
+            messages.success(request, gettext("Your account is deleted. Your bots are retired; the matches they "
+                                              "played stay, shown as played by a deleted account."))
             return redirect("web:home")
     bots = Bot.objects.filter(owner=user, retired_at__isnull=True).order_by("name")
     return render(request, "web/delete_account.html", {

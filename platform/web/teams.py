@@ -16,6 +16,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts import throttles
 from botregistry import ownership
@@ -46,7 +47,8 @@ def _too_many(request) -> bool:
     """Making teams and invitations is limited as on the API (accounts.throttles.TEAMS); True after saying so."""
     if (wait := throttles.throttled(request, throttles.TEAMS)) is None:
         return False
-    messages.error(request, f"Too many teams or invitations made: try again in {int(wait) + 1} s.")
+    messages.error(request, _("Too many teams or invitations made: try again in %(seconds)s s.") % {
+        "seconds": int(wait) + 1})
     return True
 
 
@@ -58,7 +60,7 @@ def _list_action(request):
         if action == "create":
             team = services.create_team(request.user, request.POST.get("name", ""),
                                         request.POST.get("description", "").strip())
-            messages.success(request, f"Team {team.name} made; you are its owner.")
+            messages.success(request, _("Team %(team)s made; you are its owner.") % {"team": team.name})
             return redirect("web:team", slug=team.slug)
         if action in ("accept", "decline"):
             # named invitations only, and only the user's own (a link is joined at /teams/join/<key>/)
@@ -67,12 +69,12 @@ def _list_action(request):
                 raise services.TeamRefused("no such invitation", status=404)
             if action == "accept":
                 services.accept(inv, request.user)
-                messages.success(request, f"You joined {inv.team.name}.")
+                messages.success(request, _("You joined %(team)s.") % {"team": inv.team.name})
                 return redirect("web:team", slug=inv.team.slug)
             services.decline(inv, request.user)
-            messages.success(request, f"You declined the invitation to {inv.team.name}.")
+            messages.success(request, _("You declined the invitation to %(team)s.") % {"team": inv.team.name})
         else:
-            messages.error(request, "Unknown action.")
+            messages.error(request, _("Unknown action."))
     except services.TeamRefused as exc:
         messages.error(request, str(exc))
     return redirect("web:teams")
@@ -116,44 +118,45 @@ def _team_action(request, t: Team):
     try:
         if action == "leave":
             services.leave(t, user)
-            messages.success(request, f"You left {t.name}.")
+            messages.success(request, _("You left %(team)s.") % {"team": t.name})
             return redirect("web:teams")
         if action == "invite":
             inv = services.invite_user(t, user, request.POST.get("username", ""))
-            messages.success(request, f"{inv.invitee.username} is invited; they accept it on their Teams page.")  # type: ignore[union-attr]  # named
+            messages.success(request, _("%(user)s is invited; they accept it on their Teams page.") % {"user": inv.invitee.username})  # type: ignore[union-attr]  # named
         elif action == "link":
             inv, key = services.invite_link(t, user)
             request.session[f"team_link_{t.pk}"] = request.build_absolute_uri(reverse("web:team-join", args=[key]))
-            messages.success(request, "A new invitation link was made: the first person to open it joins.")
+            messages.success(request, _("A new invitation link was made: the first person to open it joins."))
         elif action == "revoke":
             inv = get_object_or_404(Invitation, pk=_int(request.POST.get("invitation")), team=t)
             services.revoke(inv, user)
-            messages.success(request, "Invitation withdrawn.")
+            messages.success(request, _("Invitation withdrawn."))
         elif action in ("role", "remove"):
             member = get_object_or_404(User, pk=_int(request.POST.get("user")))
             if action == "role":
                 services.set_role(t, user, member, request.POST.get("role", ""))
-                messages.success(request, f"{member.username} is now {request.POST.get('role')}.")
+                messages.success(request, (_("%(user)s is now an owner.") if request.POST.get("role") == "owner"
+                                           else _("%(user)s is now a member.")) % {"user": member.username})
             else:
                 services.remove_member(t, user, member)
-                messages.success(request, f"{member.username} is no longer a member.")
+                messages.success(request, _("%(user)s is no longer a member.") % {"user": member.username})
         elif action == "delete":
             services.delete_team(t, user)
-            messages.success(request, f"Team {t.name} deleted.")
+            messages.success(request, _("Team %(team)s deleted.") % {"team": t.name})
             return redirect("web:teams")
         elif action in ("bot-in", "bot-out"):
             bot = get_object_or_404(Bot, pk=_int(request.POST.get("bot")))
             if action == "bot-in":
                 ownership.transfer(bot, user, team=t)
-                messages.success(request, f"{bot.name} now belongs to {t.name}.")
+                messages.success(request, _("%(bot)s now belongs to %(owner)s.") % {"bot": bot.name, "owner": t.name})
             else:
                 if bot.team_id != t.pk:
                     raise Http404("not a bot of this team")
                 to = get_object_or_404(User, pk=_int(request.POST.get("user")))
                 ownership.transfer(bot, user, to_user=to)
-                messages.success(request, f"{bot.name} now belongs to {to.username}.")
+                messages.success(request, _("%(bot)s now belongs to %(owner)s.") % {"bot": bot.name, "owner": to.username})
         else:
-            messages.error(request, "Unknown action.")
+            messages.error(request, _("Unknown action."))
     except (services.TeamRefused, ownership.TransferRefused) as exc:
         messages.error(request, str(exc))
     return here
@@ -173,7 +176,7 @@ def join(request, key: str):
         except services.TeamRefused as exc:
             messages.error(request, str(exc))
             return redirect("web:teams")
-        messages.success(request, f"You joined {inv.team.name}.")
+        messages.success(request, _("You joined %(team)s.") % {"team": inv.team.name})
         return redirect("web:team", slug=inv.team.slug)
     response = render(request, "web/team_join.html", {"inv": inv, "member": services.is_member(inv.team, request.user),
                                                       "expired": inv.expires_at <= timezone.now()})

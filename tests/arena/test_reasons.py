@@ -82,3 +82,23 @@ def test_lists_are_joined_as_each_language_lists_things():
     for language, said in (("en", "a, b, c"), ("pt-br", "a, b, c"), ("zh-hans", "a、b、c")):
         with speaking(language):
             assert listed(["a", "b", "c"]) == said and listed([]) == ""
+
+
+def test_the_checks_explanations_speak_the_language_being_spoken():
+    """The validation log's explanations (for the bot's author) in the author's language: the platform runs the
+    check inside `speaking(owner's language)`; outside it (`arena bot check`) they are English."""
+    from arena.botcheck import _explain
+    from arena.games.speech import speaking
+    from arena.match.types import Fault, SeatResult
+
+    seat = SeatResult(seat=0, name="b", sha256="", disqualified=True, faults=[
+        Fault("illegal", "answered 'x', which is not the text of a legal action (legal are e.g. 'pass')", 4),
+        Fault("illegal", "answered index 9, but there are only 2 legal actions (0..1)", 6),
+        Fault("disqualified", "more than 1 faults", 6)])
+    english = _explain(seat, [])
+    assert english[0].startswith("your bot answered an action that is not legal 2 times: turn 5: answered 'x'")
+    with speaking("zh-hans"):
+        told = _explain(seat, [])
+    assert told == ["你的机器人 2 次回答了不合法的行动：第 5 回合：回答了 'x'，这不是合法行动的文本（合法的例如 'pass'）；"
+                    "第 7 回合：回答了索引 9，但只有 2 个合法行动（0..1）",
+                    "你的机器人被取消资格（超过 1 次违规）：在平台上它会排在最后"]

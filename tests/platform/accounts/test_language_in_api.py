@@ -44,3 +44,16 @@ def test_the_export_holds_the_language(make_user, client_for):
     resp = api.get("/api/auth/me/export/")
     body = b"".join(resp.streaming_content) if getattr(resp, "streaming", False) else resp.content
     assert json.loads(body)["account"]["language"] == "zh-hans"
+
+
+def test_the_apis_own_messages_follow_accept_language(make_user, client_for):
+    make_user("taken")
+    me = make_user("cai")
+    anon = client_for(None)
+    for accept, said in (("en", "this username is taken"), ("pt-BR", "este nome de usuário já está em uso"),
+                         ("zh-Hans", "此用户名已被占用")):
+        resp = anon.post("/api/auth/signup/", {"username": "taken", "email": "t@example.org",
+                                               "password": "Pw-123456789x"}, format="json", HTTP_ACCEPT_LANGUAGE=accept)
+        assert resp.status_code == 400 and resp.json()["username"] == [said], accept
+    resp = client_for(me).post("/api/bots/1/transfer/", {"team": "nowhere"}, format="json", HTTP_ACCEPT_LANGUAGE="zh-Hans")
+    assert resp.status_code == 404 and "没有" in resp.json()["detail"]

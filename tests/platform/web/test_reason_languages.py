@@ -78,6 +78,10 @@ def test_a_failed_validations_reason_in_each_language(client, client_for, failed
         assert body["status_reason"] == text and body["status_reason_codes"] == codes, accept
     bot = api.get(f"/api/bots/{failed['bot'].pk}/", HTTP_ACCEPT_LANGUAGE="pt-BR").json()
     assert bot["active_version"]["status_reason"] == pt
+    # a refusal that quotes the reason says it in the request's language too
+    refused = api.post(f"/api/versions/{version.pk}/revalidate/", HTTP_ACCEPT_LANGUAGE="pt-BR")
+    assert refused.status_code == 409
+    assert refused.json()["detail"].startswith(f"versão 1: falhou ({pt}); só uma versão que falhou")
 
 
 def test_a_reason_stored_in_words_is_retold_when_known(client, world):

@@ -21,7 +21,7 @@ ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "lang"
 ILLEGAL = "answered 'dig:atlantis', which is not the text of a legal action (legal are e.g. 'pass', 'dig:greece')"
 #: English the boards used to draw, and what each language says instead
 BOARD_ENGLISH = re.compile(r"\b(tokens in the bag|Draw pile|Stack 3|slot [abc]|small|large|Exhibition|weeks|"
-                           r"Region \d|(red|blue|yellow|grey|white) die|Decks:|Goods:|cards in its deck|week \d)\b")
+                           r"Region \d|(red|blue|yellow|grey|white) die|Decks:|Goods:|cards in its deck|week \d|/ turn)\b")
 #: the bot page's own words that were English in every language
 BOT_PAGE_ENGLISH = ["Rating of each version", "not fitted yet", "Playing version", "Not playing", " ago", "Validate v",
                     "Average rank (digger", "failed", "ready"]
@@ -91,6 +91,8 @@ def test_boards_faults_and_reasons_speak_the_readers_language(browser, live_serv
             if said["thebes"] not in words or english:
                 found[f"{language} {width}px thebes board"] = [str(english[:10])]
             _check(browser, axe_source, language, "replay-thebes", width, found)
+            browser.execute_script("document.querySelector('[data-board]').scrollIntoView()")  # the board, to look at
+            browser.save_screenshot(str(ARTIFACTS / f"{language}-{width}-replay-thebes-board.png"))
 
             browser.get(f"{live_server.url}/matches/{minos['match'].pk}/#turn=30")
             wait(browser, lambda d: d.execute_script(
@@ -99,6 +101,8 @@ def test_boards_faults_and_reasons_speak_the_readers_language(browser, live_serv
             if said["minos"] not in words or BOARD_ENGLISH.search(words):
                 found[f"{language} {width}px minos board"] = [str(BOARD_ENGLISH.findall(words)[:10])]
             _check(browser, axe_source, language, "replay-minos", width, found)
+            browser.execute_script("document.querySelector('[data-board]').scrollIntoView()")
+            browser.save_screenshot(str(ARTIFACTS / f"{language}-{width}-replay-minos-board.png"))
 
             browser.get(f"{live_server.url}/bots/{bot.pk}/")
             text = browser.execute_script("return document.body.innerText")

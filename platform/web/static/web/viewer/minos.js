@@ -26,6 +26,12 @@ const DIE_COLOURS = {
   grey: pgettext("minos die", "grey"), white: pgettext("minos die", "white"),
 };
 const phaseName = (phase) => PHASES[phase] || phase;
+// the pending decision (rules §15.1: the protocol's names): the common ones in words, any other by its name
+const DECISIONS = {
+  turn: pgettext("minos decision", "action turn"), retrieve: pgettext("minos decision", "retrieve a die"),
+  setup_palace: pgettext("minos decision", "palace card"), temp_good: pgettext("minos decision", "temporary good"),
+};
+const decisionName = (decision) => DECISIONS[decision] || PHASES[decision] || decision;
 const list = (items) => items.join(pgettext("list", ", "));
 const GOODS = ["wood", "stone", "clay", "wool", "oil", "wine"];
 // the goods by the game's terms in the page's language (RULES.md, "Terms")
@@ -70,7 +76,7 @@ export function render(board, panel, frame, ctx) {
   board.append(s("rect", { x: 0, y: 0, width: VIEW_W, height: VIEW_H, fill: "#eef3f6" }));
   board.append(s("text", { x: 16, y: 26, "font-size": 16, "font-weight": 700, fill: "#1d2330" },
     interpolate(gettext("Round %(round)s · era %(era)s"), { round: obs.round, era: obs.era }, true)
-    + ` · ${phaseName(obs.phase)}${obs.decision ? " / " + obs.decision : ""}` +
+    + ` · ${phaseName(obs.phase)}${obs.decision && decisionName(obs.decision) !== phaseName(obs.phase) ? " / " + decisionName(obs.decision) : ""}` +
     (obs.current_player >= 0 ? " · " + interpolate(gettext("%(name)s to act"), { name: ctx.seatName(obs.current_player) }, true) : "")));
   drawRegions(board, obs, ctx);
   drawActionBoard(board, obs, ctx);
