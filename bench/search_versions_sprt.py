@@ -74,6 +74,7 @@ class Player:
         self.proc = subprocess.Popen([sys.executable, "-c", _PLAYER, str(root), str(think)], cwd=root, env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.seen = 0
+        self.engine = ""
 
     def ask(self, msg: dict) -> dict:
         assert self.proc.stdin is not None and self.proc.stdout is not None
@@ -95,7 +96,7 @@ def play(name: str, seed: int, seats: list[Player], decision_ms: int, bank_ms: i
     players = len(seats)
     for s, player in enumerate(seats):
         player.seen = 0
-        player.ask({"op": "start", "game": name, "players": players, "seed": seed, "seat": s})
+        player.engine = player.ask({"op": "start", "game": name, "players": players, "seed": seed, "seat": s})["engine"]
     state = games.load(name, players=players).new_state(seed)
     played: list[str] = []
     k = 0
@@ -166,7 +167,8 @@ def main() -> None:
                       "elo": round(elo[0], 1) if math.isfinite(elo[0]) else None,
                       "elo_95": [round(e, 1) if math.isfinite(e) else None for e in elo[1:]],
                       "llr": round(stats.llr_logistic(args.elo0, args.elo1, counts), 3), "bounds": [lower, upper],
-                      "decision": decision or "undecided", "elo0": args.elo0, "elo1": args.elo1}))
+                      "decision": decision or "undecided", "elo0": args.elo0, "elo1": args.elo1,
+                      "engines": {"new": new.engine, "old": old.engine}}))
 
 
 if __name__ == "__main__":
