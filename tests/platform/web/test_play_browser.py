@@ -42,6 +42,26 @@ def panel(driver, name: str) -> str | None:
     return driver.execute_script(f"const p = document.querySelector('[data-play]'); return p ? (p.dataset.{name} ?? null) : null")
 
 
+def choose_on_board(driver, target: str, keyboard: bool) -> None:
+    """Choose the board thing `target` (its button's `data-play-target`): focused and Enter, or clicked. The board
+    is drawn again as decisions come (a new button each time): found again if it went stale meanwhile."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.keys import Keys
+
+    for _ in range(20):
+        try:
+            el = driver.find_element("css selector", f'[data-board] [data-play-target="{target}"]')
+            if keyboard:
+                driver.execute_script("arguments[0].focus()", el)
+                el.send_keys(Keys.ENTER)
+            else:
+                driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", el)
+            return
+        except StaleElementReferenceException:
+            continue
+    raise AssertionError(f"the board's {target} never held still")
+
+
 def thing(target: str) -> str:
     kind, _, ident = target.partition(":")
     if kind == "place":
@@ -54,7 +74,6 @@ def test_a_person_plays_a_whole_game_by_clicking_on_the_board(celery_worker, bro
                                                             make_user, game):
     from django.core.management import call_command
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
 
     from arena import replay as replays
     from botregistry.models import Bot
@@ -96,16 +115,12 @@ def test_a_person_plays_a_whole_game_by_clicking_on_the_board(celery_worker, bro
             assert labels and legends and all(x.strip() for x in legends)  # words, grouped by kind
             both_widths(browser, "[data-play]", str(ARTIFACTS / f"play-{game}-turn"))
         # a board thing not chosen yet from the board, when the turn offers one
-        fresh = [el for el in browser.find_elements(By.CSS_SELECTOR, "[data-board] [data-play-target]")
-                 if thing(el.get_attribute("data-play-target")) in BOARD_THINGS[game] - used]
+        keys = browser.execute_script("return [...document.querySelectorAll('[data-board] [data-play-target]')]"
+                                      ".map((el) => el.dataset.playTarget)")
+        fresh = [k for k in keys if thing(k) in BOARD_THINGS[game] - used]
         if fresh:
-            el = fresh[0]
-            used.add(thing(el.get_attribute("data-play-target")))
-            if len(used) == 1:  # by keyboard: focused, then Enter
-                browser.execute_script("arguments[0].focus()", el)
-                el.send_keys(Keys.ENTER)
-            else:
-                browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", el)
+            used.add(thing(fresh[0]))
+            choose_on_board(browser, fresh[0], keyboard=len(used) == 1)
             picked = browser.find_elements(By.CSS_SELECTOR, "[data-play-actions] button.picked")
             if picked:  # several actions are about it: they are marked, one is clicked
                 rng.choice(picked).click()
