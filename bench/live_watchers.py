@@ -233,6 +233,18 @@ def browser_delays(port: int, match_id: int, publisher: Publisher, seconds: floa
     return [t / 1000 - publisher.sent[int(i)] for i, t in drawn.items() if int(i) in publisher.sent]
 
 
+def db_connections() -> int:
+    """The connections to the benchmark's database now (the web process's; this process closes its own first)."""
+    from django.db import connection
+
+    connection.close()
+    with connection.cursor() as cursor:
+        cursor.execute("select count(*) - 1 from pg_stat_activity where datname = current_database()")
+        n = int(cursor.fetchone()[0])
+    connection.close()
+    return n
+
+
 def run(label: str, platform_dir: Path, args: argparse.Namespace, env: dict[str, str]) -> dict[str, float]:
     match_id = make_match()
     server = Server(platform_dir, args.threads, args.watchers + 1, env)  # one more: the browser's, then a probe
@@ -247,6 +259,7 @@ def run(label: str, platform_dir: Path, args: argparse.Namespace, env: dict[str,
         delays: list[float] = []
         drawn: list[float] = []
         statuses: list[int] = []
+        connections = 0
         block = max(1, args.pages // args.rounds)
         for r in range(args.rounds):
             alone += time_pages(server.port, block)
@@ -256,6 +269,7 @@ def run(label: str, platform_dir: Path, args: argparse.Namespace, env: dict[str,
             if r == 0 and args.browser:  # (before the game being published ends: a Minos game is ~250 decisions)
                 drawn = browser_delays(server.port, match_id, publisher, 12)
             crowded += time_pages(server.port, block)
+            connections = max(connections, db_connections())
             if r == args.rounds - 1:
                 extra = Watchers(server.port, match_id, 3, pause_s=0.5)  # up to the cap, and more
                 extra.start()
@@ -273,7 +287,7 @@ def run(label: str, platform_dir: Path, args: argparse.Namespace, env: dict[str,
         out = {"pages_alone_p50": statistics.median(alone), "pages_alone_p95": pct(alone, 0.95),
                "pages_crowded_p50": statistics.median(crowded), "pages_crowded_p95": pct(crowded, 0.95),
                "watchers_ok": ok, "delay_p50": pct(delays, 0.5), "delay_p95": pct(delays, 0.95),
-               "one_more_status": extra.status[-1]}
+               "one_more_status": extra.status[-1], "db_connections": connections}
         if drawn:
             out |= {"browser_p50": pct(drawn, 0.5) * 1000, "browser_p95": pct(drawn, 0.95) * 1000}
         print(f"[{label}] pages alone p50 {out['pages_alone_p50']:.1f} ms p95 {out['pages_alone_p95']:.1f} ms; "
@@ -281,7 +295,8 @@ def run(label: str, platform_dir: Path, args: argparse.Namespace, env: dict[str,
               f"{out['pages_crowded_p95']:.1f} ms (× {out['pages_crowded_p50'] / out['pages_alone_p50']:.2f} p50, "
               f"× {out['pages_crowded_p95'] / out['pages_alone_p95']:.2f} p95)")
         print(f"[{label}] decision → watcher: p50 {out['delay_p50']:.0f} ms, p95 {out['delay_p95']:.0f} ms over "
-              f"{len(delays)} deliveries; one stream over the cap: HTTP {extra.status[-1]}")
+              f"{len(delays)} deliveries; one stream over the cap: HTTP {extra.status[-1]}; "
+              f"database connections with the watchers on: {connections}")
         if drawn:
             print(f"[{label}] decision → Chromium drawing it: p50 {out['browser_p50']:.0f} ms, p95 "
                   f"{out['browser_p95']:.0f} ms over {len(drawn)} frames")
