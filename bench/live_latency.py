@@ -2,11 +2,12 @@
 publishing costs the match's worker per decision (matches.live.Broadcast: the public view and each seat's own,
 as JSON, into Redis streams).
 
-    python bench/live_latency.py [--games 3] [--redis redis://127.0.0.1:6379/0]
+    python bench/live_latency.py [--games 3] [--redis redis://127.0.0.1:6379/0] [--no-story]
 
 Plays random Thebes 4p and Minos 4p games in-process, publishing each decision as the match task does, while a
 reader thread blocks on the public stream as `web.watch` does; prints the median and p95 of (a) the publisher's
-cost per decision and (b) the latency from the start of publishing a decision to the reader holding it.
+cost per decision (with the live narration: the worker's copy of the game redacts, plays and tells each
+decision in three languages; `--no-story` without it) and (b) the latency from the start of publishing a decision to the reader holding it.
 Not measured here: the browser's side (EventSource → drawing) and many watchers at once (see platform/README).
 """
 
@@ -34,6 +35,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
+    parser.add_argument("--no-story", action="store_true", help="publish without the live narration")
     args = parser.parse_args()
 
     from django.conf import settings
@@ -64,15 +66,20 @@ def main() -> None:
                         got[json.loads(fields["frame"])["index"]] = time.perf_counter()
 
             state = games.load(name, players=4).new_state(100 + g)
-            out = live.Broadcast(match_id)
+            out = live.Broadcast(match_id, names=[f"seat {s + 1}" for s in range(4)])
             out.start(state)
             thread = threading.Thread(target=reader, daemon=True)
             thread.start()
             pick = random.Random(g)
             i = 0
             while not state.is_terminal():
-                state.apply(pick.choice(state.legal_actions()))
+                seat = state.current_player()
+                action = pick.choice(state.legal_actions())
+                events = state.apply(action)
                 sent[i + 1] = t0 = time.perf_counter()
+                if not args.no_story:  # as the match task does: the decision's record, for the live narration
+                    out.recorded(i, {"seat": seat, "action": str(action), "events": events, "fault": None,
+                                     "substitute": False})
                 out.decided(i, state)
                 costs.append((time.perf_counter() - t0) * 1000)
                 i += 1

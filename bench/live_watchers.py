@@ -6,8 +6,9 @@
 Runs gunicorn as docker-compose does (gthread), one process, against a PostgreSQL database of its own
 (`bench_live`) and the machine's Redis; publishes a random Minos game on a running match's live stream as the
 worker does (`matches.live.Broadcast`, narration included) at `--rate` decisions a second; then
-1. times `--pages` requests of an ordinary page (the home page, which queries the database) with no watcher, then
-   with `--watchers` watchers holding the match's event stream open: the ratio is the slowdown watchers cause;
+1. times `--pages` requests of an ordinary page (the home page, which queries the database) with no watcher and
+   as many with `--watchers` watchers holding the match's event stream open, in `--rounds` turns (the host's
+   own swings fall on both): the ratio is the slowdown watchers cause;
 2. measures, for each watcher, each decision's delay from the moment the worker publishes it to its bytes arriving
    at the watcher (server side: Redis, the process's reader, the event stream, the socket): median and p95;
 3. with `--browser`, the delay to a headless Chromium showing it (watch.js draws the frame: end to end);
@@ -72,10 +73,13 @@ def make_match() -> int:
 
 
 class Server:
-    """gunicorn (gthread, one process) serving the platform from `platform_dir`."""
+    """gunicorn (gthread, one process) serving the platform from `platform_dir` (its static files collected first,
+    as the image does)."""
 
     def __init__(self, platform_dir: Path, threads: int, cap: int, env: dict[str, str]) -> None:
         self.port = free_port()
+        subprocess.run([sys.executable, str(platform_dir.parent / "manage.py"), "collectstatic", "--noinput",
+                        "-v", "0"], env={**env, "PYTHONPATH": str(ROOT)}, check=True, cwd=platform_dir.parent)
         self.proc = subprocess.Popen(
             [str(ROOT / ".venv" / "bin" / "gunicorn"), "--chdir", str(platform_dir), "--bind",
              f"127.0.0.1:{self.port}", "--workers", "1", "--worker-class", "gthread", "--threads", str(threads),
@@ -221,38 +225,69 @@ def browser_delays(port: int, match_id: int, publisher: Publisher, seconds: floa
               .observe(root, {attributes: true, attributeFilter: ['data-index']});""")
         time.sleep(seconds)
         drawn = driver.execute_script("return window.__drawn")
+        if not drawn:
+            print("  Chromium drew nothing:", driver.execute_script("const r = document.querySelector('[data-live-watch]'); return r ? JSON.stringify(r.dataset) + r.querySelector('[data-status]').textContent : document.title"))
     finally:
         driver.quit()
     # a frame drawn within the same animation frame as a later one is never shown alone: only those drawn count
     return [t / 1000 - publisher.sent[int(i)] for i, t in drawn.items() if int(i) in publisher.sent]
 
 
+def db_connections() -> int:
+    """The connections to the benchmark's database now (the web process's; this process closes its own first)."""
+    from django.db import connection
+
+    connection.close()
+    with connection.cursor() as cursor:
+        cursor.execute("select count(*) - 1 from pg_stat_activity where datname = current_database()")
+        n = int(cursor.fetchone()[0])
+    connection.close()
+    return n
+
+
 def run(label: str, platform_dir: Path, args: argparse.Namespace, env: dict[str, str]) -> dict[str, float]:
     match_id = make_match()
-    server = Server(platform_dir, args.threads, args.watchers, env)
+    server = Server(platform_dir, args.threads, args.watchers + 1, env)  # one more: the browser's, then a probe
     publisher = Publisher(match_id, args.rate)
     watchers: Watchers | None = None
     try:
         time_pages(server.port, 5)  # warm-up
         publisher.start()
-        alone = time_pages(server.port, args.pages)
-        watchers = Watchers(server.port, match_id, args.watchers)
-        watchers.start()
-        time.sleep(args.watchers * 0.005 + 3)
-        crowded = time_pages(server.port, args.pages)
-        extra = Watchers(server.port, match_id, 1)
-        extra.start()
-        time.sleep(3)
-        extra.stop.set()
-        drawn = browser_delays(server.port, match_id, publisher, 12) if args.browser else []
-        # the decisions published once a watcher was connected (those before reach it at once, as its catch-up)
-        delays = [(t - publisher.sent[i]) * 1000 for got, since in zip(watchers.got, watchers.connected)
-                  for i, t in got.items() if i in publisher.sent and publisher.sent[i] > since + 1]
-        ok = sum(1 for status in watchers.status if status == 200)
+        # alone and crowded in turns (`--rounds`): the busy host's own swings fall on both alike
+        alone: list[float] = []
+        crowded: list[float] = []
+        delays: list[float] = []
+        drawn: list[float] = []
+        statuses: list[int] = []
+        connections = 0
+        block = max(1, args.pages // args.rounds)
+        for r in range(args.rounds):
+            alone += time_pages(server.port, block)
+            watchers = Watchers(server.port, match_id, args.watchers)
+            watchers.start()
+            time.sleep(args.watchers * 0.005 + 2)
+            if r == 0 and args.browser:  # (before the game being published ends: a Minos game is ~250 decisions)
+                drawn = browser_delays(server.port, match_id, publisher, 12)
+            crowded += time_pages(server.port, block)
+            connections = max(connections, db_connections())
+            if r == args.rounds - 1:
+                extra = Watchers(server.port, match_id, 3, pause_s=0.5)  # up to the cap, and more
+                extra.start()
+                time.sleep(4)
+                extra.stop.set()
+                extra.join(5)
+            watchers.stop.set()
+            watchers.join(5)
+            # the decisions published once a watcher was connected (those before reach it at once: its catch-up)
+            delays += [(t - publisher.sent[i]) * 1000 for got, since in zip(watchers.got, watchers.connected)
+                       for i, t in got.items() if i in publisher.sent and publisher.sent[i] > since + 1]
+            statuses += watchers.status
+            time.sleep(3)  # (a closed stream is let go at its next write)
+        ok = sum(1 for status in statuses if status == 200) // args.rounds
         out = {"pages_alone_p50": statistics.median(alone), "pages_alone_p95": pct(alone, 0.95),
                "pages_crowded_p50": statistics.median(crowded), "pages_crowded_p95": pct(crowded, 0.95),
                "watchers_ok": ok, "delay_p50": pct(delays, 0.5), "delay_p95": pct(delays, 0.95),
-               "one_more_status": extra.status[0]}
+               "one_more_status": extra.status[-1], "db_connections": connections}
         if drawn:
             out |= {"browser_p50": pct(drawn, 0.5) * 1000, "browser_p95": pct(drawn, 0.95) * 1000}
         print(f"[{label}] pages alone p50 {out['pages_alone_p50']:.1f} ms p95 {out['pages_alone_p95']:.1f} ms; "
@@ -260,7 +295,8 @@ def run(label: str, platform_dir: Path, args: argparse.Namespace, env: dict[str,
               f"{out['pages_crowded_p95']:.1f} ms (× {out['pages_crowded_p50'] / out['pages_alone_p50']:.2f} p50, "
               f"× {out['pages_crowded_p95'] / out['pages_alone_p95']:.2f} p95)")
         print(f"[{label}] decision → watcher: p50 {out['delay_p50']:.0f} ms, p95 {out['delay_p95']:.0f} ms over "
-              f"{len(delays)} deliveries; one stream over the cap: HTTP {extra.status[0]}")
+              f"{len(delays)} deliveries; one stream over the cap: HTTP {extra.status[-1]}; "
+              f"database connections with the watchers on: {connections}")
         if drawn:
             print(f"[{label}] decision → Chromium drawing it: p50 {out['browser_p50']:.0f} ms, p95 "
                   f"{out['browser_p95']:.0f} ms over {len(drawn)} frames")
@@ -280,6 +316,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=256)
     parser.add_argument("--pages", type=int, default=120)
     parser.add_argument("--rate", type=float, default=5.0)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--before", help="a git revision whose platform/ is measured first")
     parser.add_argument("--browser", action="store_true")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
@@ -288,13 +325,15 @@ def main() -> None:
     os.environ["CELERY_BROKER_URL"] = args.redis
     os.environ["ARENA_CELERY_QUEUE"] = queue
     setup_django("bench_live")
-    env = dict(os.environ) | {"DJANGO_SETTINGS_MODULE": "arena_site.settings"}
+    env = dict(os.environ) | {"DJANGO_SETTINGS_MODULE": "arena_site.settings",
+                              "ARENA_VAR_DIR": tempfile.mkdtemp(prefix="bench-live-")}
     results = {}
     if args.before:
         with tempfile.TemporaryDirectory() as tmp:
             archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.before, "platform"], check=True,
                                      capture_output=True).stdout
             subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+            (Path(tmp) / "manage.py").write_text((ROOT / "manage.py").read_text())
             results["before"] = run(f"before ({args.before})", Path(tmp) / "platform", args, env)
     results["after"] = run("after", ROOT / "platform", args, env)
     print(json.dumps(results, indent=1))

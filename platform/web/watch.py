@@ -6,9 +6,15 @@ decision they have not seen): an event `frame` per decision (the public view, `S
 then `end` once the match is over (the page then shows the replay). Each connection lasts at most `STREAM_S`
 and is then resumed by the browser, so a web worker is never held for good.
 
+Each web process reads Redis once for all its watchers (`web.watchers`) and serves at most
+`settings.ARENA_LIVE_STREAMS` streams (503 with Retry-After beyond); a stream gives its database connection back
+before it starts.
+
 `?seat=N` streams seat N's own view instead (what its bot was shown), to those who may play that seat's bot
 (its owner, its team's members: `botregistry.ownership.can_play`), never to anyone else, staff included: the
 deal stays hidden until the match is over, as in the finished replay's seat views.
+A seat a person plays (`Match.people`) is that person's only; its stream also carries their turns (event `turn`:
+the decision asked, its actions in words, `web.play.in_words`), each only while it is still the one asked.
 
 Who may watch: anyone, while no other match with the same deal is queued or running (a duplicate set's or a
 version test's sibling would be shown its future draws: `matches.seeds`), staff always. A finished match answers

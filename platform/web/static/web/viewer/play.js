@@ -148,7 +148,6 @@ export function play(root) {
     if (!board) return;
     for (const layer of board.querySelectorAll("[data-play-hits]")) layer.remove();
     if (board.dataset.role) { board.setAttribute("role", board.dataset.role); delete board.dataset.role; }
-    for (const b of actions.querySelectorAll(".picked")) b.classList.remove("picked");
   }
 
   function markTargets() {
