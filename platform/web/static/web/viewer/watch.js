@@ -97,6 +97,25 @@ export async function watch(root) {
 
   let source = null;
   let view = -1;
+  // Streams refused or cut in a row (a frame resets it). EventSource retries a dropped connection by itself but
+  // gives up on an answer that is not a stream: the 503 of a web process serving its cap of live views
+  // (web.watch, Retry-After 10 s), or a 204 once the match is over. Such a page asks again later, and after a
+  // few refusals loads itself again (a match over meanwhile then shows its replay).
+  let refusals = 0;
+  const RETRY_MS = 10000;
+  function refused() {
+    refusals += 1;
+    root.dataset.refusals = String(refusals);
+    if (refusals > 3) {
+      window.location.reload();
+      return;
+    }
+    status.textContent = gettext("Too many people are watching on this server just now: trying again in a few seconds…");
+    const seat = view;
+    setTimeout(() => {
+      if (view === seat && !root.dataset.ended) connect(seat);
+    }, RETRY_MS * refusals + Math.random() * 2000);
+  }
   function connect(seat) {
     // a seat's own view (for its owner: the server checks) or everyone's; switching starts the story again
     if (source) source.close();
@@ -107,11 +126,19 @@ export async function watch(root) {
     log.replaceChildren();
     told = { scores: [], turns: [] };
     source = new EventSource(root.dataset.eventsUrl + (seat >= 0 ? `?seat=${seat}` : ""));
-    source.addEventListener("frame", (e) => show(JSON.parse(e.data)));
+    source.addEventListener("open", () => {
+      root.dataset.streams = String(Number(root.dataset.streams || 0) + 1); // streams opened (a test reads it)
+    });
+    source.addEventListener("frame", (e) => {
+      refusals = 0;
+      show(JSON.parse(e.data));
+    });
     source.addEventListener("end", ended);
     source.addEventListener("turn", (e) => root.dispatchEvent(new CustomEvent("arena:turn", { detail: JSON.parse(e.data) })));
     source.addEventListener("error", () => {
+      if (root.dataset.ended) return;
       if (source.readyState === EventSource.CONNECTING) status.textContent = gettext("Connection lost: reconnecting…");
+      else if (source.readyState === EventSource.CLOSED) refused();
     });
   }
   function ended() {
