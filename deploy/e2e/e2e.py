@@ -392,9 +392,12 @@ def faults_part() -> None:
         remote_host = inspect(remote)["Config"]["Hostname"]
         wait_for("the separately started worker to be healthy (its mark of life)",
                  lambda: health(remote) == "healthy", WAIT_HEALTHY)
-        sandbox = run([*DOCKER, "logs", remote], check_rc=False)
-        check("the separately started worker can sandbox", "sandbox available" in sandbox,
-              next((line for line in sandbox.splitlines() if "sandbox" in line), "no sandbox line in its log"))
+        def sandbox_line() -> str | None:  # Celery logs to stderr: `docker logs` passes it on as its own stderr
+            proc = subprocess.run([*DOCKER, "logs", remote], capture_output=True, text=True, timeout=120)
+            return next((line for line in (proc.stdout + proc.stderr).splitlines() if "sandbox" in line), None)
+
+        line = wait_for("the separately started worker's sandbox line in its log", sandbox_line, WAIT_HEALTHY)
+        check("the separately started worker can sandbox", "sandbox available" in line, line)
         done = wait_for("a match played by the separately started worker", lambda: match_rows(
             f"print(json.dumps(list(Match.objects.filter(status='finished', worker__startswith='{remote_host}/')"
             ".values_list('id', flat=True)[:1])))"), WAIT_MATCHES, 5)
