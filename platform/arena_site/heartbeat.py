@@ -1,8 +1,10 @@
 """The heartbeat of a task that runs bots (a match, a validation): a thread that, every ARENA_HEARTBEAT_SECONDS
 while the task runs, renews this worker's sandbox uid block (`uid_blocks.renew`) and writes the task's own
-heartbeat (`beat`), and reports the machine's free disk (`disk_reports`), so recovery tells a task that is only slow from one whose worker is gone. `beat` returns False
-once the run lost its claim (taken over, or decided): the thread then stops, and the run's outcome is discarded
-by whoever records it. A database hiccup is logged and the next beat tries again."""
+heartbeat (`beat`), and reports the machine's free disk (`disk_reports`), so recovery tells a task that is only
+slow from one whose worker is gone. `beat` returns False once the run lost its claim (taken over, or decided): the
+thread then stops beating but still renews the uid block until `stop` (the run's bots hold its uids until the
+task ends), and the run's outcome is discarded by whoever records it. A database hiccup is logged and the next
+beat tries again."""
 
 from __future__ import annotations
 
@@ -30,12 +32,19 @@ class Heartbeat(threading.Thread):
         raise NotImplementedError
 
     def run(self) -> None:
+        claimed = True
         try:
             while not self.stopped.wait(settings.ARENA_HEARTBEAT_SECONDS):
                 try:
-                    uid_blocks.renew()  # the run's bots hold uids of this worker's block
+                    # the run's bots hold uids of this worker's block until the task ends, even once the run lost
+                    # its claim (its bots play on, its outcome discarded): a lapsed block could be leased by
+                    # another container on this kernel and the same uids handed to its bots meanwhile
+                    uid_blocks.renew()
+                    if not claimed:
+                        continue
                     if not self.beat():
-                        return
+                        claimed = False
+                        continue
                     disk_reports.report()  # what the run writes fills this machine's disk (throttled)
                 except Exception:  # a database hiccup: the next beat tries again
                     log.exception("heartbeat of %s failed", self.what)
