@@ -426,6 +426,9 @@ ARENA_MATCH_MAX_ATTEMPTS = 3
 # every seat failing to start, a sandbox that could not be set up) is queued again this many times (a worker
 # takes it when it has room: arena_site.admission), then fails with the reason for staff.
 ARENA_HOST_VOID_RETRIES = _env_int("ARENA_HOST_VOID_RETRIES", 2)
+# ...after this many seconds times the voids so far: a host too busy to start anyone is given time to recover
+# rather than asked again at once (well under ARENA_RESEND_QUEUED_AFTER_SECONDS).
+ARENA_HOST_VOID_DELAY_SECONDS = _env_float("ARENA_HOST_VOID_DELAY_SECONDS", 20.0)
 ARENA_HEARTBEAT_SECONDS = _env_float("ARENA_HEARTBEAT_SECONDS", 2.0)
 # How long a table with several people (tables.models) waits for its seats to be taken through its invitation.
 ARENA_TABLE_SECONDS = int(_env_float("ARENA_TABLE_SECONDS", 7200))

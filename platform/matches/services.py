@@ -177,17 +177,19 @@ def seat_people(*, requested_by: User, game: str, players: int, people: dict[int
     return match
 
 
-def send(match_id: int) -> None:
-    """Send the match's task to the broker, noting when (`Match.sent_at`: recovery re-sends from it)."""
+def send(match_id: int, countdown: float = 0.0) -> None:
+    """Send the match's task to the broker, to run `countdown` seconds from now at the earliest, noting when
+    (`Match.sent_at`: recovery re-sends from it)."""
     from arena_site.celery import app
 
     Match.objects.filter(pk=match_id).update(sent_at=timezone.now())
     # people's matches go to their own queue and worker (settings.ARENA_HUMAN_QUEUE), the others to the default
     human = Match.objects.filter(pk=match_id, kind=Match.Kind.HUMAN).exists()
+    later = countdown if countdown > 0 else None
     if human:
-        app.send_task("matches.tasks.run_match", args=[match_id], queue=settings.ARENA_HUMAN_QUEUE)
-    else:
-        app.send_task("matches.tasks.run_match", args=[match_id])  # by name: the task module imports this one
+        app.send_task("matches.tasks.run_match", args=[match_id], queue=settings.ARENA_HUMAN_QUEUE, countdown=later)
+    else:  # by name: the task module imports this one
+        app.send_task("matches.tasks.run_match", args=[match_id], countdown=later)
 
 
 def claim(match_id: int, worker: str) -> Match | None:
@@ -350,7 +352,8 @@ def record_result(match_id: int, result: MatchResult | Mapping[str, Any], replay
 def _set_aside(match: Match, reason: str) -> None:
     """A match void for host trouble (`MatchResult.void`): nothing of it counts — no seat results, ratings,
     suspension or tournament result. It is queued again (its run does not count as an attempt: no worker was
-    lost), at most ARENA_HOST_VOID_RETRIES times; then it fails with the reason, for staff to see."""
+    lost), at most ARENA_HOST_VOID_RETRIES times, each ARENA_HOST_VOID_DELAY_SECONDS × the voids so far later (a
+    host too busy to start anyone gets time to recover); then it fails with the reason, for staff to see."""
     match_id = match.pk
     if match.host_voids >= settings.ARENA_HOST_VOID_RETRIES:
         match.status = Match.Status.FAILED
@@ -369,7 +372,8 @@ def _set_aside(match: Match, reason: str) -> None:
     match.save()
     log.warning("match %s set aside (%s of %s): %s", match_id, match.host_voids, settings.ARENA_HOST_VOID_RETRIES,
                 reason)
-    transaction.on_commit(lambda: send(match_id))
+    delay = settings.ARENA_HOST_VOID_DELAY_SECONDS * match.host_voids
+    transaction.on_commit(lambda: send(match_id, countdown=delay))
 
 
 #: Seconds the broker may take to answer how many messages wait (each of connecting and answering).

@@ -158,6 +158,7 @@ def celery_worker(django_db_setup, django_db_blocker, tmp_path_factory):
            "ARENA_STORAGE_DIR": str(settings.STORAGE_DIR),
            "ARENA_HEARTBEAT_SECONDS": "1",
            "ARENA_STALE_AFTER_SECONDS": "4",
+           "ARENA_HOST_VOID_DELAY_SECONDS": "3",  # a void match is queued again 3 s later (× the voids so far)
            "PYTHONPATH": os.pathsep.join([str(PLATFORM), str(ROOT)])}
     worker = WorkerProcess(env, tmp_path_factory.mktemp("worker-logs"))
     worker.start()

@@ -38,24 +38,30 @@ def new_match(ladder, *bots):
 
 
 def test_a_void_match_is_not_rated_and_is_queued_again_a_bounded_number_of_times(ladder, make_user, settings,
-                                                                                  monkeypatch):
+                                                                                  monkeypatch,
+                                                                                  django_capture_on_commit_callbacks):
     from ladders.models import Rating
     from matches import services
     from matches.models import Match, Participant
 
     settings.ARENA_HOST_VOID_RETRIES = 2
+    settings.ARENA_HOST_VOID_DELAY_SECONDS = 20
     sent = []
-    monkeypatch.setattr(services, "send", sent.append)
+    monkeypatch.setattr(services, "send", lambda match_id, countdown=0.0: sent.append((match_id, countdown)))
     a, b = make_bot(make_user(), "alpha"), make_bot(make_user(), "beta")
     match = new_match(ladder, a, b)
     for attempt in (1, 2):
         run = services.Run.of(services.claim(match.pk, "host-a:100"))
-        assert services.record_result(match.pk, result_for(match, [0, 0], {0: STARTUP, 1: STARTUP}, VOID), run=run)
+        with django_capture_on_commit_callbacks(execute=True):
+            assert services.record_result(match.pk, result_for(match, [0, 0], {0: STARTUP, 1: STARTUP}, VOID),
+                                          run=run)
+        # sent again once it is committed, later each time: the host gets time to recover
+        assert sent[-1] == (match.pk, 20.0 * attempt)
         match.refresh_from_db()
         assert match.status == Match.Status.QUEUED and match.host_voids == attempt
         assert match.status_reason.startswith("queued again after void — host trouble")
         assert match.attempts == 0  # a void run is not a lost worker: it does not use up the attempts
-    # sent again once each time the void was committed (captured on commit: run them)
+    assert len(sent) == 2
     assert Rating.objects.filter(games__gt=0).count() == 0  # nothing rated
     assert all(p.faults == [] and p.rank is None for p in Participant.objects.filter(match=match))
     run = services.Run.of(services.claim(match.pk, "host-a:100"))
@@ -72,7 +78,7 @@ def test_host_trouble_never_suspends_a_bot_and_its_own_faults_do_builtin_or_not(
     from botregistry.models import Bot, BotVersion
     from matches import services
 
-    monkeypatch.setattr(services, "send", lambda match_id: None)
+    monkeypatch.setattr(services, "send", lambda match_id, countdown=0.0: None)
     settings.ARENA_SUSPENSION = {"window": 10, "min_matches": 5, "fault_share": 0.5}
     settings.ARENA_HOST_VOID_RETRIES = 100
     shaky, steady = make_bot(make_user(), "shaky"), make_bot(make_user(), "steady")
