@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from django.contrib.auth.models import User
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
@@ -66,7 +67,7 @@ def _refused(exc: Exception) -> Response:
 
 def _table_body(request: Request, table: Any) -> dict[str, Any]:
     return {**services.state(table, _person(request)),
-            "url": request.build_absolute_uri(f"/tables/{table.pk}/")}
+            "url": request.build_absolute_uri(reverse("web:table", args=[table.pk]))}
 
 
 def _table_answer(request: Request, act: Callable[[], Table]) -> Response:
@@ -101,7 +102,7 @@ class _Maker(APIView):
             body = {**_table_body(request, made.table), "key": made.key,
                     "invite_url": request.build_absolute_uri(made.invite_path)}
         else:
-            body = {"match": made.pk, "url": request.build_absolute_uri(f"/matches/{made.pk}/")}
+            body = {"match": made.pk, "url": request.build_absolute_uri(reverse("web:match", args=[made.pk]))}
         return Response(body, status=status.HTTP_201_CREATED)
 
 
