@@ -14,6 +14,7 @@ parameter that is itself a known phrase (how a process ended, the clock's accoun
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import re
 from collections.abc import Iterable, Mapping
@@ -211,7 +212,7 @@ def render(reason: Reason, language: str | None = None) -> str:
     if language is not None:
         with speech.speaking(language):
             return render(reason, None)
-    params = {name: _told(value) for name, value in reason.params.items()}
+    params = {name: value if name in _VERBATIM else _told(value) for name, value in reason.params.items()}
     for name in _names(TEMPLATES[reason.code]):
         params.setdefault(name, "")
     return _(TEMPLATES[reason.code]) % params
@@ -244,6 +245,17 @@ def kind(name: str, language: str | None = None) -> str:
         with speech.speaking(language):
             return _(KINDS[name])
     return _(KINDS[name])
+
+
+#: Parameters that hold a bot's or a compiler's own words: shown exactly as given, never read as the arena's
+#: phrases (a bot could otherwise pass off its text as the arena's, or nest phrases to make every page that shows
+#: the fault parse them again and again).
+_VERBATIM = frozenset({"answer", "command", "detail", "error"})
+#: How deep phrases are re-told inside phrases, and the longest text read as one: beyond either, a text is shown
+#: as it is (a stored reason nests one or two phrases; a bot-controlled text may try thousands).
+_MAX_DEPTH = 3
+_MAX_TEXT = 4000
+_depth: contextvars.ContextVar[int] = contextvars.ContextVar("arena_reasons_depth", default=0)
 
 
 def _told(value: Any) -> Any:
@@ -302,6 +314,17 @@ def retell(text: str, language: str | None = None) -> str:
     if language is not None:
         with speech.speaking(language):
             return retell(text, None)
+    depth = _depth.get()
+    if depth >= _MAX_DEPTH or len(text) > _MAX_TEXT:
+        return text
+    token = _depth.set(depth + 1)
+    try:
+        return _retold(text)
+    finally:
+        _depth.reset(token)
+
+
+def _retold(text: str) -> str:
     reasons = parse(text) if text else None
     if reasons:
         return render_all(reasons)

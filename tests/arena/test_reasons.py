@@ -102,3 +102,30 @@ def test_the_checks_explanations_speak_the_language_being_spoken():
     assert told == ["你的机器人 2 次回答了不合法的行动：第 5 回合：回答了 'x'，这不是合法行动的文本（合法的例如 'pass'）；"
                     "第 7 回合：回答了索引 9，但只有 2 个合法行动（0..1）",
                     "你的机器人被取消资格（超过 1 次违规）：在平台上它会排在最后"]
+
+
+def test_a_bots_own_words_in_a_fault_are_shown_as_given_however_they_are_made():
+    """A bot chooses its gRPC error's detail: phrases of the arena's nested thousands deep, or one of its
+    sentences, come back word for word (never parsed again level by level, never translated as the arena's),
+    in bounded time, on every page that re-tells the fault."""
+    import time
+
+    from arena.reasons import retell
+
+    nested = "x"
+    for _ in range(100):  # ~3,300 characters
+        nested = f"stopped serving during Decide ({nested})"
+    mimic = "the bot did not start within 5 s"  # what the arena would say, written by the bot
+    for detail in (nested, mimic):
+        message = f"stopped serving during Decide ({detail})"
+        started = time.process_time()
+        told = retell(message, "zh-hans")
+        assert time.process_time() - started < 5  # not thousands of parses (a busy host: generous)
+        assert told.endswith(f"({detail})") or told.endswith(f"（{detail}）")
+        assert detail in told and told != message  # the arena's own frame translated around it
+    longer = "x"
+    for _ in range(2000):
+        longer = f"stopped serving during Decide ({longer})"
+    started = time.process_time()
+    assert retell(longer, "zh-hans") == longer  # too long to be any stored reason: shown as it is
+    assert time.process_time() - started < 5
