@@ -44,7 +44,8 @@ def _fmt(x: float) -> str:
 
 #: Why the referee played a seat's move, by the fault of that decision (none: the seat was out already).
 _SUBSTITUTED_BECAUSE = {"timeout": N_("timed out"), "crash": N_("crashed"), "illegal": N_("its answer was illegal"),
-                        "malformed": N_("its answer was malformed"), "disqualified": N_("disqualified")}
+                        "malformed": N_("its answer was malformed"), "disqualified": N_("disqualified"),
+                        "resigned": N_("resigned")}
 
 
 def story(game: str, frames: list[dict[str, Any]], names: list[str], language: str = "en") -> dict[str, Any]:

@@ -171,6 +171,7 @@ KINDS: dict[str, str] = {
     "illegal": N_("illegal action"),
     "malformed": N_("malformed answer"),
     "disqualified": N_("disqualified"),
+    "resigned": N_("resigned"),
 }
 
 #: how reasons are joined in one sentence ("; "; Chinese "；"); lists of items as `speech.listed` lists them

@@ -11,6 +11,14 @@ A person's clock is the wall clock (less the referee's own stalls, `arena.match.
 charge CPU to, and the time a person's answer spends on the network is theirs, as a bot's time in gRPC is its own.
 A person who leaves simply stops answering: each decision times out (the bank is emptied by the first), and after
 `max_faults + 1` faults the seat is disqualified and played to the end by substitute moves.
+
+A person may resign (lichess's and BGA's "resign"): once `resigned()` says so, the referee records a `resigned`
+fault and disqualifies the seat, exactly as a bot's seat over its fault limit — it ranks last (after every seat
+still playing and the game's own opponents, `arena.match.ranking`), its remaining decisions are the referee's
+substitute moves (never asked), and the match ends normally for the others. The referee asks `resigned()` of
+every person still playing before each decision (so a resignation made on another seat's turn takes effect at
+the next decision) and again when `decide` came back without an answer (so `decide` may return None early once
+its person resigned, rather than wait out the clock). A resignation after the last decision changes nothing.
 """
 
 from __future__ import annotations
@@ -29,6 +37,9 @@ class Person(Protocol):
 
     def decide(self, request: arena_pb2.DecideRequest, wait_s: float) -> arena_pb2.DecideResponse | None:
         """Ask for a decision and wait up to `wait_s` seconds for it; None when no answer came in time."""
+
+    def resigned(self) -> bool:
+        """True once the person has resigned their seat (and from then on)."""
 
     def end(self, request: arena_pb2.EndMatchRequest) -> None:
         """The match is over; `request` is the EndMatch a bot in the seat would get."""

@@ -29,7 +29,8 @@ referee applies it without calling the bot, so it costs the bot no time and cann
 `"forced": true`. Decision indices count forced decisions too, so a bot sees the gap.
 
 A seat may be played by a person instead of a bot (`people`: arena.match.person): it gets the same messages under
-the same rules, on the wall clock; it has no process, so it cannot crash, and it needs no start-up.
+the same rules, on the wall clock; it has no process, so it cannot crash, and it needs no start-up. A person may
+resign: a `resigned` fault, then disqualification as above (ranked last, substitute moves to the end).
 """
 
 from __future__ import annotations
@@ -109,6 +110,11 @@ class _Seat:
         self.fault(FaultKind.DISQUALIFIED, reason, decision)
         self.result.disqualified = True
         self.stop()
+
+    def resign(self, decision: int) -> None:
+        """The seat's person resigned (arena.match.person): out of the game as a disqualified seat."""
+        self.fault(FaultKind.RESIGNED, "the person resigned", decision)
+        self.disqualify("resigned", decision)
 
     def output_tail(self, n: int = 2000) -> str:
         """What the bot printed last, both ends kept (the first lines of a trace and its end)."""
@@ -388,6 +394,10 @@ def _ask_person(seat: _Seat, person: Person, encoder: Encoder, state: State, dec
     response = person.decide(request, allowed_ms / 1000)
     t1 = time.perf_counter()
     ms = max(0.0, (t1 - t0 - stalls.WATCH.overlap(t0, t1)) * 1000)
+    if response is None and person.resigned():  # not a timeout: the person gave up during this decision
+        _charge(seat, min(ms, allowed_ms))
+        seat.resign(decision)
+        return None, ms
     try:
         if response is None or ms > allowed_ms:
             raise CallFailed(FaultKind.TIMEOUT, f"no answer within {tc.decision_ms} ms + {seat.bank_ms:.0f} ms of "
@@ -498,6 +508,7 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
             _check_someone_started(seats)
             while not state.is_terminal():
                 i = len(decisions)
+                _note_resignations(seats, i)
                 seat = seats[state.current_player()]
                 legal = state.legal_actions()
                 choice, ms, fault = None, 0.0, None
@@ -576,6 +587,13 @@ def run_match(game: str, params: dict[str, Any], seed: int, bots: list[BotSpec],
         except OSError as exc:  # the bots' own output is not worth the result
             _log.warning("the bots' logs could not be written to %s: %s", logs_path, exc)
     return result
+
+
+def _note_resignations(seats: list[_Seat], decision: int) -> None:
+    """Every person still playing who resigned since the last decision is out from `decision` on."""
+    for s in seats:
+        if s.person is not None and not s.out and s.person.resigned():
+            s.resign(decision)
 
 
 def _check_someone_started(seats: list[_Seat]) -> None:

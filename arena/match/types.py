@@ -54,6 +54,7 @@ class FaultKind(StrEnum):
     ILLEGAL = "illegal"
     MALFORMED = "malformed"
     DISQUALIFIED = "disqualified"
+    RESIGNED = "resigned"  # a person gave up their seat (`Person.resigned`): followed by the seat's disqualification
 
 
 @dataclass

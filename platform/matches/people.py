@@ -10,6 +10,10 @@ page over server-sent events, `web.watch`); then it blocks on the Redis list `an
 onto the list only an answer that user sent for the current decision with an action of its legal list
 (`accept`); anything else is refused there, and checked again here (an answer for another decision is dropped).
 
+A person may resign (`resign`, from the web): the key `resign_key(match, seat)` is set once (a second resignation
+is refused) and a wake-up is pushed onto the answer list, so a decision being waited for ends at once;
+`BrowserPerson.resigned()` tells the referee, which puts the seat out (arena.match.person).
+
 Nothing else reaches the person: the turn is built from the DecideRequest alone, which the referee builds for a
 bot in that seat. A person who leaves lets every decision time out; the referee counts the faults and
 disqualifies the seat, as a bot's.
@@ -20,7 +24,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import redis
@@ -54,6 +58,15 @@ def answered_key(match_id: int, seat: int, decision: int) -> str:
     return _base(match_id, seat) + f":answered:{decision}"
 
 
+def resign_key(match_id: int, seat: int) -> str:
+    """Set when the person in `seat` resigned (kept a day at most: the match's end deletes it)."""
+    return _base(match_id, seat) + ":resigned"
+
+
+#: How long a resignation is kept: longer than any match of people lasts (the match's end deletes it sooner).
+RESIGN_KEEP_S = 24 * 3600
+
+
 def turn(request: arena_pb2.DecideRequest, user_id: int, deadline: float) -> dict[str, Any]:
     """What the person is shown of `request`: its decision, seat, observation, legal actions (index, canonical
     text, kind: the text's first word) and clock, with the seat's user and the wall-clock deadline."""
@@ -76,6 +89,8 @@ class BrowserPerson:
     match_id: int
     seat: int
     user_id: int
+    _resigned: bool = False
+    _probe: redis.Redis | None = field(default=None, repr=False)  # asked before every decision: kept open
 
     def _conn(self, timeout_s: float | None = live.TIMEOUT_S) -> redis.Redis:
         return live.client(timeout_s)
@@ -97,6 +112,8 @@ class BrowserPerson:
         tkey, akey = turn_key(self.match_id, self.seat), answer_key(self.match_id, self.seat)
         conn = self._conn(timeout_s=None)
         try:
+            if self._resigned_in(conn):
+                return None  # never asked again: the referee puts the seat out
             asked = json.dumps(turn(request, self.user_id, deadline), separators=(",", ":"))
             pipe = conn.pipeline()
             pipe.delete(akey)
@@ -112,6 +129,8 @@ class BrowserPerson:
                     break
                 try:
                     answer = json.loads(got[1])
+                    if answer.get("resign") and self._resigned_in(conn):
+                        return None
                     if answer.get("decision") == request.decision and isinstance(answer.get("index"), int):
                         return arena_pb2.DecideResponse(index=answer["index"])
                 except (ValueError, AttributeError):
@@ -127,14 +146,34 @@ class BrowserPerson:
                 pass
             conn.close()
 
+    def _resigned_in(self, conn: redis.Redis) -> bool:
+        if not self._resigned:
+            self._resigned = bool(conn.exists(resign_key(self.match_id, self.seat)))
+        return self._resigned
+
+    def resigned(self) -> bool:
+        """Whether the person resigned (once seen, for good). Redis failing is not a resignation."""
+        if self._resigned:
+            return True
+        if self._probe is None:
+            self._probe = self._conn()
+        try:
+            return self._resigned_in(self._probe)
+        except (redis.RedisError, OSError):
+            return False
+
     def end(self, request: arena_pb2.EndMatchRequest) -> None:
         conn = self._conn()
         try:
-            conn.delete(turn_key(self.match_id, self.seat), answer_key(self.match_id, self.seat))
+            conn.delete(turn_key(self.match_id, self.seat), answer_key(self.match_id, self.seat),
+                        resign_key(self.match_id, self.seat))
         except (redis.RedisError, OSError):
             pass
         finally:
             conn.close()
+            if self._probe is not None:
+                self._probe.close()
+                self._probe = None
 
 
 class Refused(Exception):
@@ -150,6 +189,15 @@ def current(match_id: int, seat: int, conn: redis.Redis) -> dict[str, Any] | Non
     """The decision now asked of `seat`, or None."""
     raw = conn.get(turn_key(match_id, seat))
     return json.loads(raw) if raw else None
+
+
+def resign(match_id: int, seat: int, conn: redis.Redis) -> bool:
+    """Record that the person in `seat` resigned and wake the decision they may be asked; False if they already
+    had (nothing changes then). The caller checks that the user plays the seat and the match is not over."""
+    if not conn.set(resign_key(match_id, seat), "1", nx=True, ex=RESIGN_KEEP_S):
+        return False
+    conn.rpush(answer_key(match_id, seat), json.dumps({"resign": True}))
+    return True
 
 
 def accept(match_id: int, seat: int, user_id: int, decision: Any, action: Any, conn: redis.Redis,

@@ -2,10 +2,15 @@
 
 `GET /matches/<id>/play/?seat=N` answers the decision now asked of seat N (JSON: decision, seat, observation,
 legal actions with their texts, kinds and words for the person: `in_words`; clock, deadline), to the signed-in user who plays the seat only; 204
-when the seat is asked nothing now. `POST /matches/<id>/play/` with {"seat": N, "decision": i, "action": text}
+when the seat is asked nothing now, 410 once its person resigned. `POST /matches/<id>/play/` with {"seat": N, "decision": i, "action": text}
 (JSON, or a form) answers it. Every other request gets a clear 4xx and changes nothing: anonymous 401, another
 user 403, no such seat 400, out of turn or a stale or already answered decision 409, an action outside the legal
 list 400.
+
+`POST /matches/<id>/play/resign/` with {"seat": N} (JSON, or a form; CSRF as every POST) resigns the seat for the
+user who plays it (arena.match.person: the seat is out, ranked last, the referee's substitute moves finish its
+game; the match goes on for the others): anonymous 401, no such seat 400, another's seat 403, a match over or a
+seat already resigned 409.
 """
 
 from __future__ import annotations
@@ -77,6 +82,10 @@ def play(request, match_id: int):
     conn = live.client()
     try:
         if request.method == "GET":
+            if conn.exists(people.resign_key(match.pk, seat)):  # that seat is out: nothing more is asked of it
+                if (match.people or {}).get(str(seat)) != request.user.pk:
+                    return _error(403, _("this seat is not yours"))
+                return _error(410, _("you resigned: the other seats play on"))
             now = people.current(match.pk, seat, conn)
             if now is None:
                 return HttpResponse(status=204)
@@ -99,3 +108,27 @@ def play(request, match_id: int):
         return _error(503, _("the game cannot be reached just now: try again"))
     finally:
         conn.close()
+
+
+@require_http_methods(["POST"])
+def resign(request, match_id: int):
+    if not request.user.is_authenticated:
+        return _error(401, _("sign in to play"))
+    match = get_object_or_404(Match, pk=match_id)
+    data = _body(request)
+    seat = _seat(data.get("seat"), match) if data is not None else None
+    if seat is None:
+        return _error(400, _("no such seat in this match"))
+    if (match.people or {}).get(str(seat)) != request.user.pk:
+        return _error(403, _("this seat is not yours"))
+    if match.done:
+        return _error(409, _("this match is over"))
+    conn = live.client()
+    try:
+        if not people.resign(match.pk, seat, conn):
+            return _error(409, _("you have already resigned"))
+    except (redis.RedisError, OSError):
+        return _error(503, _("the game cannot be reached just now: try again"))
+    finally:
+        conn.close()
+    return JsonResponse({"seat": seat, "resigned": True})

@@ -25,6 +25,7 @@ urlpatterns = [
     path("matches/<int:match_id>/frames.json", views.match_frames, name="match-frames"),
     path("matches/<int:match_id>/live/", watch.live_events, name="match-live"),
     path("matches/<int:match_id>/play/", play.play, name="match-play"),
+    path("matches/<int:match_id>/play/resign/", play.resign, name="match-resign"),
     path("play/", play_new.play_new, name="play-new"),
     path("tables/<int:table_id>/", tables.table, name="table"),
     path("tables/<int:table_id>/state/", tables.table_state, name="table-state"),

@@ -60,6 +60,8 @@ class PersonSeat:
         self.score = data.get("score")
         self.rank = data.get("rank")
         self.disqualified = bool(data.get("disqualified"))
+        # a person who resigned is out as a disqualified seat is (arena.match.person); said as what it was
+        self.resigned = any(isinstance(f, dict) and f.get("kind") == "resigned" for f in data.get("faults") or [])
 
 
 @register.filter
@@ -87,7 +89,8 @@ def match_row(m) -> SafeString:
         rank = f"{p.rank}. " if p.rank else ""
         score = f" ({_num(p.score)})" if p.score is not None else ""
         # a disqualified seat's moves were the referee's from then on: the result says less about its bot
-        out = f' <span class="bad">{escape(gettext("disqualified"))}</span>' if getattr(p, "disqualified", False) else ""
+        out = f' <span class="bad">{escape(gettext("resigned" if getattr(p, "resigned", False) else "disqualified"))}</span>' \
+            if getattr(p, "disqualified", False) else ""
         if p.bot_id:
             name = f'<a href="/bots/{int(p.bot_id)}/">{escape(p.bot.name)}</a>'
         elif getattr(p, "person", False):

@@ -39,6 +39,9 @@ class Scripted:
             return self.answer(request)
         return arena_pb2.DecideResponse(index=self.rng.randrange(len(request.legal_actions)))
 
+    def resigned(self):
+        return False
+
     def end(self, request):
         self.messages.append(request)
 
@@ -56,6 +59,9 @@ class Gone:
         self.asked += 1
         time.sleep(wait_s)
         return None
+
+    def resigned(self):
+        return False
 
     def end(self, request):
         pass

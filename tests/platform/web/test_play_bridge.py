@@ -214,3 +214,72 @@ def test_the_turn_is_pushed_on_the_persons_own_seat_stream_in_words_and_to_nobod
     finally:
         conn.close()
 
+
+
+def resign(c: Client, match, **body):
+    return c.post(f"/matches/{match.pk}/play/resign/", json.dumps(body), content_type="application/json")
+
+
+def test_a_person_resigns_mid_game_the_bots_finish_it_at_once_and_forged_resignations_are_refused(table, tmp_path):
+    """The person resigns while their decision is asked (a clock of minutes: the wait must end at once): the seat
+    is out (resigned, then disqualified; ranked last), the bot plays on against the referee's substitutes, the
+    replay verifies, nothing is left in Redis. Forged resignations — anonymous, another user, the bot's seat, no
+    such seat, without the CSRF token, a second one, after the end — are refused and change nothing."""
+    from matches import live, people
+
+    match, player, intruder = table
+    match.people = {"0": player.pk}
+    match.save(update_fields=["people"])
+    tc = TimeControl(decision_ms=600_000, bank_ms=600_000, startup_ms=60_000)
+    thread, out = start_match(match, player, tmp_path, tc)
+    me, them, anon = client_of(player), client_of(intruder), client_of()
+    turn = next_turn(me, match, thread.is_alive, None)
+    assert post(me, match, seat=0, decision=turn["decision"], action=turn["legal"][0]["text"]).status_code == 200
+    turn = next_turn(me, match, thread.is_alive, turn["decision"])
+
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(player)
+    assert strict.post(f"/matches/{match.pk}/play/resign/", json.dumps({"seat": 0}),
+                       content_type="application/json").status_code == 403  # no CSRF token
+    for c, body, status in [(anon, {"seat": 0}, 401), (them, {"seat": 0}, 403), (me, {"seat": 1}, 403),
+                            (me, {"seat": 7}, 400), (me, {"seat": "x"}, 400), (me, {}, 400)]:
+        resp = resign(c, match, **body)
+        assert resp.status_code == status, (body, resp.content)
+        assert resp.json()["error"]
+    assert me.get(f"/matches/{match.pk}/play/", {"seat": 0}).json()["decision"] == turn["decision"]  # still asked
+
+    assert resign(me, match, seat=0).json() == {"seat": 0, "resigned": True}
+    assert resign(me, match, seat=0).status_code == 409  # not twice
+    thread.join(WAIT_S)
+    assert not thread.is_alive(), "the match waited on the resigned person's clock"
+    result = out["result"]
+    seat, bot = result.seats
+    assert [f.kind for f in seat.faults] == [FaultKind.RESIGNED, FaultKind.DISQUALIFIED]
+    assert seat.faults[0].decision == turn["decision"] and seat.disqualified and seat.rank == 2 and bot.rank == 1
+    replays.verify(replays.load(result.replay_path))
+    conn = live.client()
+    try:
+        assert not conn.exists(people.turn_key(match.pk, 0), people.answer_key(match.pk, 0),
+                               people.resign_key(match.pk, 0))
+    finally:
+        conn.close()
+    match.status = match.Status.FINISHED
+    match.save(update_fields=["status"])
+    assert resign(me, match, seat=0).status_code == 409  # the match is over
+
+
+def test_a_resigned_seats_page_is_told_so_and_only_its_person_is(table):
+    """Once resigned, the seat's GET answers 410 to its person (a reopened page says so), 403 to anyone else."""
+    from matches import live, people
+
+    match, player, intruder = table
+    match.people = {"0": player.pk}
+    match.save(update_fields=["people"])
+    assert resign(client_of(player), match, seat=0).status_code == 200
+    try:
+        assert client_of(player).get(f"/matches/{match.pk}/play/", {"seat": 0}).status_code == 410
+        assert client_of(intruder).get(f"/matches/{match.pk}/play/", {"seat": 0}).status_code == 403
+    finally:
+        conn = live.client()
+        conn.delete(people.resign_key(match.pk, 0), people.answer_key(match.pk, 0))
+        conn.close()

@@ -5,7 +5,8 @@
 // decision) and every few seconds as a fallback. On the person's turn the legal actions are buttons grouped by
 // kind, and the things on the board an action is about (a site, a card, a die, a region) are buttons too
 // (focusable, Enter/Space); an action that ends the turn is confirmed in the page first. An answer is POSTed
-// (…/play/ {seat, decision, action}).
+// (…/play/ {seat, decision, action}). "Resign" (confirmed in the page first) POSTs …/play/resign/ {seat}: the seat
+// is out, the others play on; the GET answers 410 from then on (a page reopened says so).
 
 import { gettext, interpolate } from "../i18n.js";
 
@@ -40,6 +41,9 @@ export function play(root) {
   let done = -1;
   let sending = false;
   let over = false;
+  const resignArea = root.querySelector("[data-play-resign-area]");
+  const resignButton = root.querySelector("[data-play-resign]");
+  const resignConfirm = root.querySelector("[data-play-resign-confirm]");
 
   function showClock() {
     if (!current) { clock.textContent = ""; return; }
@@ -200,6 +204,55 @@ export function play(root) {
     if (buttons[0]) { buttons[0].scrollIntoView({ block: "nearest" }); buttons[0].focus({ preventScroll: true }); }
   }
 
+  // ----------------------------------------------------------------------------------------------- resigning
+  // the end of this seat's part (the match ended, or the person resigned): nothing more is shown to choose
+  function finish(text, mark) {
+    over = true;
+    current = null;
+    actions.replaceChildren();
+    hideConfirm();
+    clearTargets();
+    resignArea.hidden = true;
+    status.textContent = text;
+    root.dataset[mark] = "1";
+    showClock();
+  }
+  function closeResign() {
+    resignConfirm.hidden = true;
+    resignButton.setAttribute("aria-expanded", "false");
+    resignButton.focus({ preventScroll: true });
+  }
+  resignButton.addEventListener("click", () => {
+    resignConfirm.hidden = false;
+    resignButton.setAttribute("aria-expanded", "true");
+    resignConfirm.querySelector("[data-resign=no]").focus({ preventScroll: false }); // the safe choice first
+  });
+  resignConfirm.querySelector("[data-resign=no]").addEventListener("click", closeResign);
+  resignConfirm.addEventListener("keydown", (ev) => { if (ev.key === "Escape") { ev.preventDefault(); closeResign(); } });
+  resignConfirm.querySelector("[data-resign=yes]").addEventListener("click", async (ev) => {
+    const yes = ev.currentTarget;
+    yes.disabled = true;
+    try {
+      const resp = await fetch(yes.dataset.resignUrl, { method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrf }, body: JSON.stringify({ seat }) });
+      if (resp.ok || resp.status === 409) {
+        const body = await resp.json().catch(() => ({}));
+        if (resp.ok) finish(gettext("You resigned. The other seats play on; the game ends as usual."), "resigned");
+        else { error.textContent = body.error || ""; error.hidden = false; poll(); }
+      } else {
+        const body = await resp.json().catch(() => ({}));
+        error.textContent = body.error || gettext("The resignation was not accepted.");
+        error.hidden = false;
+      }
+    } catch (e) {
+      error.textContent = gettext("The connection failed: try again.");
+      error.hidden = false;
+    } finally {
+      yes.disabled = false;
+      resignConfirm.hidden = true;
+    }
+  });
+
   if (board) {
     board.addEventListener("click", (ev) => {
       const el = ev.target.closest && ev.target.closest("[data-play-target]");
@@ -261,14 +314,10 @@ export function play(root) {
         // (a turn pushed while this answer was on its way is not undone by it)
         if ((current && shownAt < sent) || root.dataset.turn === undefined) waiting();
       } else if (resp.status === 409) {
-        over = true;
-        current = null;
-        actions.replaceChildren();
-        hideConfirm();
-        clearTargets();
-        status.textContent = gettext("The match is over.");
-        root.dataset.over = "1";
-        showClock();
+        finish(gettext("The match is over."), "over");
+        return;
+      } else if (resp.status === 410) {
+        finish(gettext("You resigned. The other seats play on; the game ends as usual."), "resigned");
         return;
       }
     } catch (e) {
