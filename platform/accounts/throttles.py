@@ -59,6 +59,7 @@ DELETE_ACCOUNT = pair("deleteaccount")  # each try checks a password: bounded li
 EXPORT = pair("export")  # an export reads every match of the person's bots
 TEAMS = pair("teams")  # making teams and invitations: rows (and names) anyone could otherwise make without end
 TABLES = pair("tables")  # sitting down to play: each table or match of people holds a worker's thread and bots
+TABLE_JOIN = pair("tablejoin")  # taking a seat through an invitation: each try is a locked transaction
 
 
 def throttled(request: Any, throttles: list[type[_Throttle]]) -> float | None:

@@ -1,7 +1,8 @@
 """REST API of sitting down to play: `POST /api/human-matches/` (a match against bots), `POST /api/tables/` (a
 table with seats for people you invite: its invitation key is in the answer, once), `GET /api/tables/{id}/`
 (its seats, for its creator and the people seated), `POST /api/tables/{id}/cancel/` (its creator) and
-`POST /api/tables/join/` {"key"} (take a free seat).
+`POST /api/tables/join/` {"key"} (take a free seat), `POST /api/tables/{id}/leave/` (a seated person other than its
+creator frees their seat).
 
 Both makers take the /play/ page's form (`tables.forms.PlayForm`: game, players, seat, clock, opponent1..3, each a
 bot's id or "person") and are rate-limited like the page (`accounts.throttles.TABLES`). A refusal is its
@@ -137,8 +138,21 @@ class TableCancelView(APIView):
         return _table_answer(request, lambda: services.cancel(pk, _person(request)))
 
 
+class TableLeaveView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: None})
+    def post(self, request: Request, pk: int) -> Response:
+        """A seated person who is not its creator leaves an open table: their seat is free again (404 for anyone
+        not seated, 409 for its creator — who cancels — and once it started)."""
+        return _table_answer(request, lambda: services.leave(pk, _person(request)))
+
+
 class TableJoinView(APIView):
     permission_classes = [permissions.IsAuthenticated]
+
+    def get_throttles(self):
+        return [t() for t in throttles.TABLE_JOIN]
 
     @extend_schema(request=TableJoinSerializer, responses={200: None})
     def post(self, request: Request) -> Response:

@@ -36,6 +36,7 @@ urlpatterns = [
     path("tables/join/", tables.TableJoinView.as_view(), name="table-join"),
     path("tables/<int:pk>/", tables.TableDetailView.as_view(), name="table"),
     path("tables/<int:pk>/cancel/", tables.TableCancelView.as_view(), name="table-cancel"),
+    path("tables/<int:pk>/leave/", tables.TableLeaveView.as_view(), name="table-leave"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("", include(router.urls)),

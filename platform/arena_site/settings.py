@@ -231,6 +231,7 @@ REST_FRAMEWORK: dict[str, Any] = {
             "export.user": "30/hour", "export.address": "60/hour",
             "teams.user": "30/hour", "teams.address": "60/hour",
             "tables.user": "60/hour", "tables.address": "120/hour",
+            "tablejoin.user": "60/hour", "tablejoin.address": "120/hour",
         }.items()},
 }
 # X-Forwarded-For is believed only from these proxies (addresses or networks, comma separated).

@@ -139,7 +139,7 @@ def check_opponents(game: str, opponents: list[BotVersion]) -> list[BotVersion]:
 
 
 def create_human_match(*, user: User, game: str, players: int, seat: int | None, opponents: list[BotVersion],
-                       time_control: dict[str, int] | None = None, clock: dict[str, int] | None = None) -> Match:
+                       clock: dict[str, int] | None = None) -> Match:
     """A queued, unrated match of kind human: `user` plays seat `seat` (None: a random one, from a secret seed),
     the active versions `opponents` the other seats in order (`check_opponents`; raises `CannotSeat`). See
     `seat_people` for the clocks. The match never changes a rating (rated off, no ladder: `record_result`,
@@ -153,19 +153,19 @@ def create_human_match(*, user: User, game: str, players: int, seat: int | None,
         raise CannotSeat(_("a %(n)d-player table has seats 1 to %(n)d") % {"n": players})
     bot_seats = [s for s in range(players) if s != seat]
     return seat_people(requested_by=user, game=game, players=players, people={seat: user.pk},
-                       bots=dict(zip(bot_seats, opponents, strict=True)), time_control=time_control, clock=clock)
+                       bots=dict(zip(bot_seats, opponents, strict=True)), clock=clock)
 
 
 def seat_people(*, requested_by: User, game: str, players: int, people: dict[int, int],
-                bots: dict[int, BotVersion], time_control: dict[str, int] | None = None,
-                clock: dict[str, int] | None = None) -> Match:
+                bots: dict[int, BotVersion], clock: dict[str, int] | None = None) -> Match:
     """The queued, unrated match of kind human of a table whose seats are all taken: `people` {seat: user id},
-    `bots` {seat: version} (checked by the caller). Clocks: every seat plays on `time_control`, by default the
-    bots' ladder clock (`ladder_clock`); with `clock` (a person's preset: decision_ms, bank_ms) the people's
-    seats play on the ladder's terms with the preset's times instead (`Match.seat_time_controls`)."""
+    `bots` {seat: version} (checked by the caller). Clocks: the bots play on their ladder's clock
+    (`ladder_clock`); with `clock` (a person's preset: decision_ms, bank_ms; any other `TimeControl` field it
+    holds too) the people's seats play on the ladder's terms with the preset's over them
+    (`Match.seat_time_controls`), else on the ladder's too."""
     if sorted([*people, *bots]) != list(range(players)):
         raise CannotSeat(_("a %(n)d-player table has seats 1 to %(n)d") % {"n": players})
-    base = dict(time_control) if time_control is not None else ladder_clock(game, players)
+    base = ladder_clock(game, players)
     own = {str(s): {**base, **clock} for s in people} if clock else {}
     with transaction.atomic():
         match = Match.objects.create(kind=Match.Kind.HUMAN, rated=False, requested_by=requested_by, game=game,

@@ -53,7 +53,7 @@ class PlayForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        bots = list(open_to_people())
+        bots = self.bots_open = list(open_to_people())  # read once: the choices, and `clean`'s check
         choices = [("", "—"), (PERSON, _("A person you invite"))] + [
             (str(b.pk), f"{b.game.title()}: {b.name} ({b.owner.username})") for b in bots]
         for i in range(1, MAX_SEATS):
@@ -75,7 +75,9 @@ class PlayForm(forms.Form):
         seat = data.get("seat")
         if seat not in ("", None) and int(seat) >= players:
             self.add_error("seat", _("a %(n)d-player table has seats 1 to %(n)d") % {"n": players})
-        allowed = {b.pk: b for b in open_to_people(game)}
+        # the bots offered, of this game (open_to_people(game) would read them again; a bot's ratings are on its
+        # own game's ladders, so this is the same list)
+        allowed = {b.pk: b for b in self.bots_open if b.game == game}
         chosen: list[Bot | None] = []  # None: a person's seat
         for i in range(1, MAX_SEATS):
             raw = data.get(f"opponent{i}")

@@ -172,6 +172,25 @@ def cancel(table_id: int, user: User) -> Table:
     return table
 
 
+def leave(table_id: int, user: User) -> Table:
+    """A person seated at an open table who is not its creator leaves it: their seat is free again (for anyone
+    with the invitation). 404 for anyone not seated there (a table is reached only through its invitation); 409
+    for its creator (who cancels instead) and once the table is no longer open (its match started: resign there)."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        seat = TableSeat.objects.select_for_update().filter(table_id=table_id, person=user).first() \
+            if table is not None else None
+        if table is None or seat is None:
+            raise TableRefused(404, _("no such table"))
+        if table.creator_id == user.pk:
+            raise TableRefused(409, _("you set this table: cancel it instead"))
+        if table.status != Table.Status.OPEN:
+            raise TableRefused(409, _("this table is no longer open"))
+        seat.person, seat.taken_at = None, None
+        seat.save(update_fields=["person", "taken_at"])
+    return table
+
+
 def expire(now: Any = None) -> int:
     """Mark the open tables whose time is up expired; how many."""
     return Table.objects.filter(status=Table.Status.OPEN, expires_at__lte=now or timezone.now()) \
@@ -185,18 +204,19 @@ def leave_all(user: User) -> None:
     TableSeat.objects.filter(person=user, table__status=Table.Status.OPEN).update(person=None, taken_at=None)
 
 
-def state(table: Table, user: User) -> dict[str, Any]:
+def state(table: Table, user: User, seats: list[TableSeat] | None = None) -> dict[str, Any]:
     """What the table's page shows and polls: its status, each seat (a bot's name, a person's name, free), where
-    the match is once it started."""
-    seats = []
-    for s in table.seats.select_related("person", "version__bot").order_by("seat"):
+    the match is once it started. `seats`: the table's seats in order, already read with their person and bot
+    (read here when None)."""
+    rows = []
+    for s in seats if seats is not None else table.seats.select_related("person", "version__bot").order_by("seat"):
         if s.version is not None:
             kind, name = "bot", s.version.seat_name
         elif s.person is not None:
             kind, name = "person", s.person.username
         else:
             kind, name = "free", ""
-        seats.append({"seat": s.seat, "kind": kind, "name": name, "you": s.person_id == user.pk})
+        rows.append({"seat": s.seat, "kind": kind, "name": name, "you": s.person_id == user.pk})
     return {"id": table.pk, "status": table.status, "game": table.game, "players": table.players,
-            "expires_at": table.expires_at.isoformat(), "seats": seats,
+            "expires_at": table.expires_at.isoformat(), "seats": rows,
             "match_url": reverse("web:match", args=[table.match_id]) if table.match_id else None}

@@ -1,15 +1,19 @@
 """The pages of a table with several people (`tables`): the table's own page (`/tables/<id>/`, for its creator
-and the people seated: who sits where, the invitation link for its creator, "cancel"; it polls `state/` and
+and the people seated: who sits where, the invitation link for its creator, "cancel" for its creator and "leave"
+for the others (`table_leave`: the seat is free again); it polls `state/` and
 sends everyone to the match once it starts) and the invitation (`/tables/join/<key>/`: what the table is; a POST
 takes a free seat). A GET never takes a seat. Refusals are `tables.services.TableRefused` with their status."""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts import throttles
 from tables import services
 from tables.forms import CLOCKS
 from tables.models import Table
@@ -65,26 +69,52 @@ def table_cancel(request, table_id: int):
     return redirect("web:table", table_id=table_id)
 
 
+@require_POST
+def table_leave(request, table_id: int):
+    """A seated person who is not the table's creator leaves the open table: their seat is free again."""
+    if not request.user.is_authenticated:
+        raise Http404("no such table")
+    try:
+        services.leave(table_id, request.user)
+    except services.TableRefused as exc:
+        if exc.status == 404:
+            raise Http404(str(exc)) from None
+        return redirect("web:table", table_id=table_id)  # the page says why (the creator's, a started table)
+    messages.success(request, gettext("You left the table: your seat is free again."))
+    return redirect("web:play-new")
+
+
 def table_invite(request, key: str):
     """The invitation: GET shows the table (never takes a seat); POST (with the CSRF token) takes a free one."""
     if not request.user.is_authenticated:
         return redirect(f"{reverse('web:login')}?next={request.path}")
-    error, status, t = "", 200, None
+    error, status = "", 200
+    if request.method == "POST":
+        if (wait := throttles.throttled(request, throttles.TABLE_JOIN)) is not None:
+            error, status = gettext("You took seats too often: try again in %(s)d s.") % {"s": int(wait) + 1}, 429
+        else:
+            try:
+                return redirect("web:table", table_id=services.join(key, request.user).pk)
+            except services.TableRefused as exc:
+                error, status = str(exc), exc.status
     try:
-        if request.method == "POST":
-            t = services.join(key, request.user)
-            return redirect("web:table", table_id=t.pk)
-        t = services.by_key(key)
-        services.free_seats(t, list(t.seats.all()), request.user)  # what a POST would say, said now
+        t: Table | None = services.by_key(key)
     except services.TableRefused as exc:
-        error, status = str(exc), exc.status
-        if t is None and exc.status != 404:
-            t = services.by_key(key)
-    seated = t is not None and t.seats.filter(person=request.user).exists()
-    if seated and request.method == "GET":
-        error, status = "", 200  # their own table: the link to it
+        t = None
+        if status == 200:
+            error, status = str(exc), exc.status
+    # the seats read once: for who sits where, whether the person is seated, what a POST would say
+    seats = list(t.seats.select_related("person", "version__bot").order_by("seat")) if t is not None else []
+    seated = any(s.person_id == request.user.pk for s in seats)
+    if t is not None and request.method == "GET":
+        try:
+            services.free_seats(t, seats, request.user)  # what a POST would say, said now
+        except services.TableRefused as exc:
+            error, status = str(exc), exc.status
+        if seated:
+            error, status = "", 200  # their own table: the link to it
     response = render(request, "web/table_invite.html", {
-        "table": t if status != 404 else None, "state": services.state(t, request.user) if t else None,
+        "table": t, "state": services.state(t, request.user, seats) if t else None,
         "error": error, "seated": seated, "clock": _clock_label(t) if t else ""}, status=status)
     response["Cache-Control"] = "no-store"
     # the key is in this address: never send it to another site ("no-referrer" would make the form post

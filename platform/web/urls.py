@@ -30,6 +30,7 @@ urlpatterns = [
     path("tables/<int:table_id>/", tables.table, name="table"),
     path("tables/<int:table_id>/state/", tables.table_state, name="table-state"),
     path("tables/<int:table_id>/cancel/", tables.table_cancel, name="table-cancel"),
+    path("tables/<int:table_id>/leave/", tables.table_leave, name="table-leave"),
     path("tables/join/<str:key>/", tables.table_invite, name="table-invite"),
     path("matches/<int:match_id>/replay.json.gz", views.match_replay, name="match-replay"),
     path("teams/", teams.team_list, name="teams"),

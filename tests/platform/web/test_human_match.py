@@ -42,7 +42,7 @@ def test_a_person_plays_a_whole_unrated_game_against_the_random_bot_on_a_real_wo
     me = make_user("ann")
     ratings_before = list(Rating.objects.filter(bot=opponent).values_list("elo", "games"))
     match = create_human_match(user=me, game="thebes", players=2, seat=1, opponents=[opponent.playing_version],
-                               time_control={"decision_ms": 60_000, "bank_ms": 60_000, "startup_ms": 60_000})
+                               clock={"decision_ms": 60_000, "bank_ms": 60_000})
     assert match.kind == Match.Kind.HUMAN and not match.rated and match.people == {"1": me.pk}
     c = client_of(me)
     other = client_of(make_user("bea"))
@@ -70,7 +70,7 @@ def test_a_person_who_never_answers_loses_on_time_and_the_match_ends(celery_work
 
     me = make_user("gone")
     match = create_human_match(user=me, game="thebes", players=2, seat=0, opponents=[opponent.playing_version],
-                               time_control={"decision_ms": 300, "bank_ms": 300, "max_faults": 2})
+                               clock={"decision_ms": 300, "bank_ms": 300, "max_faults": 2})
     done = running(match)
     import time
     deadline = time.monotonic() + 300

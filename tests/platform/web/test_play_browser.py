@@ -86,7 +86,7 @@ def test_a_person_plays_a_whole_game_by_clicking_on_the_board(celery_worker, bro
     me = make_user("player1")
     _log_in(browser, live_server, "player1")
     match = create_human_match(user=me, game=game, players=2, seat=0, opponents=[opponent.playing_version],
-                               time_control={"decision_ms": 20_000, "bank_ms": 60_000, "startup_ms": 60_000})
+                               clock={"decision_ms": 20_000, "bank_ms": 60_000})
     ARTIFACTS.mkdir(exist_ok=True)
     browser.set_window_size(1366, 900)
     browser.get(f"{live_server.url}/matches/{match.pk}/")

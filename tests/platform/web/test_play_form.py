@@ -108,10 +108,28 @@ def test_the_service_itself_refuses_closed_bots_wrong_counts_and_seats(house, ma
                    {"players": 2, "seat": 2, "opponents": [thebes_bot.playing_version]},   # no such seat
                    {"players": 2, "seat": 0, "opponents": [minos_bot.playing_version]}):   # another game's bot
         with pytest.raises(CannotSeat):
-            create_human_match(user=me, game="thebes", time_control=tc, **kwargs)
+            create_human_match(user=me, game="thebes", clock=tc, **kwargs)
     thebes_bot.people_may_play = False
     thebes_bot.save()
     with pytest.raises(CannotSeat, match="does not let people play it"):
         create_human_match(user=me, game="thebes", players=2, seat=None, opponents=[thebes_bot.playing_version],
-                           time_control=tc)
+                           clock=tc)
     assert not Match.objects.exists()
+
+
+def test_the_form_reads_the_bots_open_to_people_once_per_post(house, make_user):
+    """The choices and the check of a POST come from one read of the bots open to people."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tables.forms import PlayForm
+
+    thebes_bot, minos_bot = house
+    with CaptureQueriesContext(connection) as seen:
+        form = PlayForm({"game": "thebes", "players": "2", "seat": "0", "clock": "30s",
+                         "opponent1": str(thebes_bot.pk)})
+        assert form.is_valid(), form.errors
+    assert form.cleaned_data["bots"] == [thebes_bot]
+    assert len([q for q in seen.captured_queries if "people_may_play" in q["sql"]]) == 1
+    other = PlayForm({"game": "thebes", "players": "2", "seat": "0", "clock": "30s", "opponent1": str(minos_bot.pk)})
+    assert not other.is_valid() and "opponent1" in other.errors  # another game's bot: still refused

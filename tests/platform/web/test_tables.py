@@ -220,3 +220,93 @@ def test_two_people_taking_the_last_seat_at_once_start_one_match(house, make_use
         t.join(60)
     assert sorted(outcomes, key=str) == [409, 409, 409, "seated"]
     assert Match.objects.count() == 1
+
+
+def test_a_seated_person_leaves_an_open_table_and_the_seat_is_free_again(house, make_user):  # noqa: F811
+    """A person who took a seat (not the creator) leaves the open table: the seat is free for the next one with the
+    invitation, and the table no longer shows to them. Forged: anyone not seated (404), the creator (409: they
+    cancel), a POST without the CSRF token, a GET, leaving twice; the creator can still cancel afterwards."""
+    from tables.models import Table, TableSeat
+
+    _, minos_bot = house
+    ann, bea, cid, dan, eve = (make_user(n) for n in ("ann", "bea", "cid", "dan", "eve"))
+    where, key = set_table(client_of(ann), minos_bot, players=4)  # ann, a person, the bot, a person
+    table = Table.objects.get()
+    leave = f"{where}leave/"
+    assert post_with_token(csrf_client(bea), f"/tables/join/{key}/").status_code == 302
+    seat = TableSeat.objects.get(table=table, person=bea)
+    page = client_of(bea).get(where).content.decode()
+    assert "data-table-leave" in page and "Cancel the table" not in page
+    assert "data-table-leave" not in client_of(ann).get(where).content.decode()  # the creator cancels instead
+
+    assert csrf_client(bea).post(leave).status_code == 403  # no CSRF token
+    assert client_of(bea).get(leave).status_code == 405
+    assert client_of(cid).post(leave).status_code == 404  # not seated: someone else's seat is not theirs to free
+    assert Client().post(leave).status_code == 404  # anonymous
+    assert client_of(ann).post(leave).status_code == 302  # the creator: refused, back to the table
+    seat.refresh_from_db()
+    assert seat.person == bea and TableSeat.objects.filter(table=table, person=ann).exists()
+
+    left = client_of(bea).post(leave, follow=True)
+    assert left.redirect_chain[-1][0] == "/play/" and "your seat is free again" in left.content.decode()
+    seat.refresh_from_db()
+    assert seat.person is None and seat.taken_at is None
+    table.refresh_from_db()
+    assert table.status == Table.Status.OPEN
+    assert client_of(bea).get(where).status_code == 404  # not at the table any more
+    assert client_of(bea).post(leave).status_code == 404  # twice: no seat to leave
+    # the seat is free: someone else with the link takes it; the last seat taken starts the table
+    assert post_with_token(csrf_client(dan), f"/tables/join/{key}/").status_code == 302
+    assert TableSeat.objects.get(pk=seat.pk).person == dan
+    assert post_with_token(csrf_client(eve), f"/tables/join/{key}/").status_code == 302
+    table.refresh_from_db()
+    assert table.status == Table.Status.STARTED
+    assert client_of(dan).post(leave).status_code == 302  # started: refused (resign in the match instead)
+    assert TableSeat.objects.get(pk=seat.pk).person == dan
+
+
+def test_the_creator_still_cancels_after_someone_left(house, make_user, client_for):  # noqa: F811
+    from tables.models import Table
+
+    thebes_bot, _ = house
+    ann, bea, cid = make_user("ann"), make_user("bea"), make_user("cid")
+    a, b, c = client_for(ann), client_for(bea), client_for(cid)
+    body = a.post("/api/tables/", {"game": "thebes", "players": 3, "seat": 0, "clock": "30s",
+                                   "opponent1": "person", "opponent2": "person"}, format="json").json()
+    assert b.post("/api/tables/join/", {"key": body["key"]}, format="json").status_code == 200
+    assert c.post(f"/api/tables/{body['id']}/leave/").status_code == 404  # not seated
+    assert a.post(f"/api/tables/{body['id']}/leave/").status_code == 409  # its creator
+    after = b.post(f"/api/tables/{body['id']}/leave/")
+    assert after.status_code == 200 and [s["kind"] for s in after.json()["seats"]] == ["person", "free", "free"]
+    assert b.post(f"/api/tables/{body['id']}/leave/").status_code == 404  # twice
+    assert b.get(f"/api/tables/{body['id']}/").status_code == 404
+    assert a.post(f"/api/tables/{body['id']}/cancel/").json()["status"] == "cancelled"
+    assert Table.objects.get().status == Table.Status.CANCELLED
+    assert b.post("/api/tables/join/", {"key": body["key"]}, format="json").status_code == 410
+
+
+def test_the_invitation_page_reads_the_tables_seats_once(house, make_user):  # noqa: F811
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    _, minos_bot = house
+    _where, key = set_table(client_of(make_user("ann")), minos_bot)
+    bea = client_of(make_user("bea"))
+    with CaptureQueriesContext(connection) as seen:
+        page = bea.get(f"/tables/join/{key}/")
+    assert page.status_code == 200 and "data-take-seat" in page.content.decode()
+    assert len([q for q in seen.captured_queries if 'FROM "tables_tableseat"' in q["sql"]]) == 1
+
+
+def test_joining_tables_is_rate_limited_on_the_page_and_the_api(house, make_user, settings, client_for):  # noqa: F811
+    """Each join is a locked transaction: bounded per user as making tables is (`tablejoin.user`)."""
+    thebes_bot, _ = house
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "tablejoin.user": "2/hour"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    bea = make_user("bea")
+    api = client_for(bea)
+    assert [api.post("/api/tables/join/", {"key": "x" * 43}, format="json").status_code
+            for _ in range(3)] == [404, 404, 429]
+    page = client_of(bea)
+    assert page.post(f"/tables/join/{'y' * 43}/").status_code == 429
+    assert page.get(f"/tables/join/{'y' * 43}/").status_code == 404  # looking is not joining
