@@ -213,9 +213,8 @@ def render(reason: Reason, language: str | None = None) -> str:
     if language is not None:
         with speech.speaking(language):
             return render(reason, None)
-    params = {name: value if name in _VERBATIM else _told(value) for name, value in reason.params.items()}
-    for name in _names(TEMPLATES[reason.code]):
-        params.setdefault(name, "")
+    params = dict.fromkeys(_names(reason.code), "")  # a parameter a stored reason lacks is shown empty
+    params.update((name, value if name in _VERBATIM else _told(value)) for name, value in reason.params.items())
     return _(TEMPLATES[reason.code]) % params
 
 
@@ -269,30 +268,39 @@ def _told(value: Any) -> Any:
     return value
 
 
-def _names(template: str) -> list[str]:
-    return re.findall(r"%\((\w+)\)s", template)
+_NAME = re.compile(r"%\((\w+)\)s")
 
 
 @functools.cache
-def _patterns() -> list[tuple[str, re.Pattern[str]]]:
-    """Each code's English text as a pattern that matches the texts it makes (a repeated parameter repeats)."""
+def _names(code: str) -> tuple[str, ...]:
+    """The parameters code `code`'s template names (read once a code: the templates are constants)."""
+    return tuple(dict.fromkeys(_NAME.findall(TEMPLATES[code])))
+
+
+@functools.cache
+def _patterns() -> list[tuple[str, str, str, re.Pattern[str]]]:
+    """Each code's English text as a pattern that matches the texts it makes (a repeated parameter repeats), with
+    the literal text it starts and ends with (a text without them is not tried against the pattern)."""
     out = []
     for code, template in TEMPLATES.items():
         pattern, seen = "", set()
-        for literal, name in re.findall(r"(.*?)(?:%\((\w+)\)s|$)", template, flags=re.DOTALL):
+        pieces = re.findall(r"(.*?)(?:%\((\w+)\)s|$)", template, flags=re.DOTALL)
+        for literal, name in pieces:
             pattern += re.escape(literal)
             if name:
                 pattern += f"(?P={name})" if name in seen else f"(?P<{name}>.*?)"
                 seen.add(name)
-        out.append((code, re.compile(pattern, re.DOTALL)))
+        named = [i for i, (_literal, name) in enumerate(pieces) if name]
+        head = pieces[0][0] if named else template
+        tail = "".join(literal for literal, _name in pieces[named[-1] + 1:]) if named else template
+        out.append((code, head, tail, re.compile(pattern, re.DOTALL)))
     return out
 
 
 def parse_one(text: str) -> Reason | None:
     """The reason whose English text `text` is, or None."""
-    for code, pattern in _patterns():
-        found = pattern.fullmatch(text)
-        if found:
+    for code, head, tail, pattern in _patterns():
+        if text.startswith(head) and text.endswith(tail) and (found := pattern.fullmatch(text)):
             return Reason(code, found.groupdict())
     return None
 
@@ -305,6 +313,8 @@ def parse(text: str) -> list[Reason] | None:
     one = parse_one(text)
     if one is not None:
         return [one]
+    if "; " not in text:
+        return None
     parts = [parse_one(part) for part in text.split("; ")]
     return None if any(p is None for p in parts) else [p for p in parts if p is not None]
 

@@ -107,38 +107,44 @@ STATE_VERSION: Final = 1
 _EMPTY: Final = -1
 
 
-def _travel_options(has_car: int, has_zeppelin: int, src: int, dest: int) -> tuple[tuple[int, int], ...]:
-    """Every way to make the trip src -> dest, as (travel flags, weeks), in action order: driven along a shortest
-    path (the car saves its week if held, D3), the car declined (only where it would shorten the trip, D20),
-    flown (only where there is a trip, D16/D22). No detour: D30."""
+N_PLACES: Final = len(PLACES)
+#: the ways to make a trip, in action order: driven along a shortest path (the car saves its week if held, D3),
+#: the car declined (only where it would shorten the trip, D20), flown (only where there is a trip, D16/D22);
+#: no detour (D30). WAY_FLAGS[k] are way k's travel flags.
+WAY_FLAGS: Final[tuple[int, ...]] = (0, F_NOCAR, F_ZEPPELIN)
+
+
+def _way_weeks(has_car: int, has_zeppelin: int, src: int, dest: int, way: int) -> int:
+    """The weeks of trip src -> dest made way `way` (an index of WAY_FLAGS), or -1 where that way is none."""
     segments = DIST[src][dest]
-    options = [(0, TRIP[has_car][src][dest])]
-    if has_car and segments >= CAR_MIN_SEGMENTS:
-        options.append((F_NOCAR, segments))
-    if has_zeppelin and segments:
-        options.append((F_ZEPPELIN, 0))
-    return tuple(options)
+    if way == 0:
+        return TRIP[has_car][src][dest]
+    if way == 1:
+        return segments if has_car and segments >= CAR_MIN_SEGMENTS else -1
+    return 0 if has_zeppelin and segments else -1
 
 
-#: TRAVEL[has_car][has_zeppelin][src][dest]: the one table of the ways to travel, used by every action
-TRAVEL: Final = tuple(tuple(tuple(tuple(_travel_options(car, zeppelin, a, b) for b in range(len(PLACES)))
-                           for a in range(len(PLACES))) for zeppelin in (0, 1)) for car in (0, 1))
+#: WAYS[_ways_at(has car, has zeppelin, src) + dest * 3 + way]: the weeks of each way to travel (-1: none) — the
+#: one table of the ways to travel, used by every action; flat ints, so that generating the legal actions
+#: unpacks no tuples
+WAYS: Final[tuple[int, ...]] = tuple(_way_weeks(car, zeppelin, a, b, way) for car in (0, 1) for zeppelin in (0, 1)
+                                     for a in range(N_PLACES) for b in range(N_PLACES) for way in range(3))
 
 
-def _by_flags(table: dict[tuple[int, int], ThebesAction]) -> dict[int, dict[int, ThebesAction]]:
-    """{(card, travel flags): action} as {card: {travel flags: action}}."""
-    out: dict[int, dict[int, ThebesAction]] = {}
-    for (card, flags), action in table.items():
-        out.setdefault(card, {})[flags] = action
-    return out
+def _ways_at(has_car: int, has_zeppelin: int, src: int) -> int:
+    """Where the ways to travel from `src` start in WAYS (add dest * 3 + way)."""
+    return ((has_car * 2 + has_zeppelin) * N_PLACES + src) * N_PLACES * 3
 
 
-_TAKE_BY_FLAGS: Final = _by_flags(TAKE_ACTIONS)
-_EXHIBIT_BY_FLAGS: Final = _by_flags(EXHIBIT_ACTIONS)
-#: a one-use card a dig may spend, as (flag, specialized points): kept, or (when held) also spent
-_KEEP: Final = ((0, 0),)
-_SPEND_RUMORS: Final = ((0, 0), (F_RUMORS, 2))
-_SPEND_ASSISTANT: Final = ((0, 0), (F_ASSISTANT, 1))
+def _by_way(table: dict[tuple[int, int], ThebesAction], card: int) -> tuple[ThebesAction, ...]:
+    """The card's action made each way to travel (WAY_FLAGS order)."""
+    return tuple(table[card, flags] for flags in WAY_FLAGS)
+
+
+#: CARD_ACTIONS[card][way]: taking a researcher card, carrying out an exhibition, made each way to travel
+CARD_ACTIONS: Final[tuple[tuple[ThebesAction, ...], ...]] = tuple(
+    _by_way(TAKE_ACTIONS if c < N_RESEARCHERS else EXHIBIT_ACTIONS, c) for c in range(N_CARDS))
+EXCHANGE_BY_WAY: Final[tuple[ThebesAction, ...]] = tuple(EXCHANGE_ACTIONS[flags] for flags in WAY_FLAGS)
 #: _PERMISSION_FLAG[holds a special permission][the site's permit is used]: how a dig there may be made: with
 #: the permit (0), spending a special permission (F_PERMISSION), not at all (-1) (D17, D29)
 _PERMISSION_FLAG: Final = ((0, -1), (0, F_PERMISSION))
@@ -179,12 +185,13 @@ def _token_view(site: int, token: int) -> dict[str, Any]:
     return {"site": SITES[site], "kind": kind, "value": value, "knowledge_site": knowledge_site}
 
 
-def _add_trips(out: list[ThebesAction], by_flags: dict[int, ThebesAction],
-               trips: tuple[tuple[int, int], ...], budget: int) -> None:
-    """Append the action of each way to travel (`by_flags[travel flags]`) whose trip fits in `budget` weeks."""
-    for flags, trip in trips:
-        if trip <= budget:
-            out.append(by_flags[flags])
+def _add_trips(out: list[ThebesAction], by_way: tuple[ThebesAction, ...], ways: int, budget: int) -> None:
+    """Append the action made each way to travel (`by_way[way]`; `ways`: where the trip's ways start in WAYS)
+    whose trip fits in `budget` weeks."""
+    for way in range(3):
+        trip = WAYS[ways + way]
+        if 0 <= trip <= budget:
+            out.append(by_way[way])
 
 
 def _holds(legal: list[ThebesAction], action: object) -> bool:
@@ -450,7 +457,7 @@ class ThebesState(State):
         return list(legal)
 
     def _generate(self) -> list[ThebesAction]:
-        """The legal actions in `legal_actions()` order. Every action is a trip (`TRAVEL`: the one table of the
+        """The legal actions in `legal_actions()` order. Every action is a trip (`WAYS`: the one table of the
         ways to travel) plus the action's own weeks, and must fit before the end space (D9, D31): first the
         actions whose own weeks are fixed — taking each displayed card, each exhibition on display whose
         artifacts p holds, the exchange at Warsaw — then the digs."""
@@ -458,55 +465,64 @@ class ThebesState(State):
         if p < 0:
             return []
         remaining = END_TIME - self.time[p]
-        travel = TRAVEL[1 if self.cars[p] else 0][1 if self.zeppelins[p] else 0][self.place[p]]
+        ways = _ways_at(1 if self.cars[p] else 0, 1 if self.zeppelins[p] else 0, self.place[p])
         out: list[ThebesAction] = []
         for c in self.display:
             if c >= 0:
-                _add_trips(out, _TAKE_BY_FLAGS[c], travel[CARD_CITY[c]], remaining - CARD_WEEKS[c])
+                _add_trips(out, CARD_ACTIONS[c], ways + CARD_CITY[c] * 3, remaining - CARD_WEEKS[c])
         for c in self.exhibition_slots:
             if c >= 0 and self._meets(p, c):
-                _add_trips(out, _EXHIBIT_BY_FLAGS[c], travel[CARD_CITY[c]], remaining - CARD_WEEKS[c])
+                _add_trips(out, CARD_ACTIONS[c], ways + CARD_CITY[c] * 3, remaining - CARD_WEEKS[c])
         if self._can_exchange():
-            _add_trips(out, EXCHANGE_ACTIONS, travel[WARSAW], remaining - self._exchange_weeks(p))
-        self._add_digs(p, travel, remaining, out)
+            _add_trips(out, EXCHANGE_BY_WAY, ways + WARSAW * 3, remaining - self._exchange_weeks(p))
+        self._add_digs(p, ways, remaining, out)
         if not out or self.time[p] >= FINAL_YEAR_TIME:
             out.append(RETIRE_ACTION)
         return out
 
-    def _add_digs(self, p: int, travel: tuple[tuple[tuple[int, int], ...], ...], remaining: int,
-                  out: list[ThebesAction]) -> None:
+    def _add_digs(self, p: int, ways: int, remaining: int, out: list[ThebesAction]) -> None:
         """Excavations: at each site p may dig (a valid permit, or a special permission to spend, D17/D29), for
         each way to travel there and each choice of one-use cards (rumors, a single assistant, a single shovel,
-        D13/D14/D22), every number of weeks from the wheel's first token (D15) to what fits (at most 12)."""
+        D13/D14/D22; kept before spent), every number of weeks from the wheel's first token (D15) to what fits
+        (at most 12). Loops over ints only (no tuples to unpack: the compiled engine's hottest path)."""
         assistants = self.assistants[p]
         assistant_bonus = ASSISTANT_BONUS[assistants if assistants < 3 else 3]
-        assistant_options = _SPEND_ASSISTANT if assistants == 1 else _KEEP
-        shovel_options = (0, F_SHOVEL) if self.shovels[p] == 1 else (0,)
+        assistant_choices = 2 if assistants == 1 else 1  # kept; also spent when it is the only one
+        shovel_choices = 2 if self.shovels[p] == 1 else 1
         general = self.general_knowledge[p]
         books = self.books
         base = p * N_SITES
         permits_used = self.permits_used[p]
+        rumors = self.rumors[p]
         permission_by_use = _PERMISSION_FLAG[1 if self.special_permissions[p] else 0]
         for site in range(N_SITES):
             permission = permission_by_use[permits_used >> site & 1]
             if permission < 0:
                 continue
             specialized = books[base + site] + assistant_bonus
-            rumor_options = _SPEND_RUMORS if self.rumors[p] >> site & 1 else _KEEP
-            if specialized <= 0 and rumor_options is _KEEP and assistant_options is _KEEP:
+            rumor_choices = 2 if rumors >> site & 1 else 1
+            if specialized <= 0 and rumor_choices == 1 and assistant_choices == 1:
                 continue  # no specialized knowledge for this site, and nothing to spend for it
             site_actions = DIG_ACTIONS[site]
-            for travel_flags, trip in travel[SITE_PLACE[site]]:
+            at = ways + SITE_PLACE[site] * 3
+            for way in range(3):
+                trip = WAYS[at + way]
+                if trip < 0:
+                    continue
                 longest = remaining - trip
                 longest = longest if longest < WEEKS_MAX else WEEKS_MAX
                 if longest < 1:
                     continue
-                for rumor_flag, rumor_points in rumor_options:
-                    for assistant_flag, assistant_point in assistant_options:
-                        first = _first_dig_week(specialized + rumor_points + assistant_point, general)
-                        flags = permission | travel_flags | rumor_flag | assistant_flag
-                        for shovel_flag in shovel_options:
-                            row = site_actions[flags | shovel_flag]
+                travel_flags = WAY_FLAGS[way]
+                for rumor in range(rumor_choices):
+                    for assistant in range(assistant_choices):
+                        first = _first_dig_week(specialized + 2 * rumor + assistant, general)
+                        if first > longest:
+                            continue
+                        flags = (permission | travel_flags | (F_RUMORS if rumor else 0)
+                                 | (F_ASSISTANT if assistant else 0))
+                        for shovel in range(shovel_choices):
+                            row = site_actions[flags | F_SHOVEL if shovel else flags]
                             for w in range(first - 1, longest):  # (a slice would allocate a tuple)
                                 out.append(row[w])
 
