@@ -121,6 +121,29 @@ def _v2_base() -> Path:
     return _below(CGROUP_ROOT, _own_cgroups().get("", "/"))
 
 
+def sandboxes_prefix() -> tuple[str, str]:
+    """Where every bot this process starts lives, as /proc/<pid>/cgroup names it: (the hierarchy's controller,
+    "pids" on v1 and "" for v2; the path prefix, `<this process's cgroup>/arena/`). A process of a bot's uid
+    outside it is not one of ours: another deployment on this kernel (a container, seen from the host) that was
+    handed the same uid (arena.sandbox.uids.processes_of_uid)."""
+    key = "" if is_v2() else "pids"
+    return key, _own_cgroups().get(key, "/").rstrip("/") + "/arena/"
+
+
+def in_sandboxes(pid: int, prefix: tuple[str, str]) -> bool:
+    """Whether process `pid` is in a cgroup under `prefix` (`sandboxes_prefix()`); False when it is gone."""
+    key, path_prefix = prefix
+    try:
+        lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
+    except OSError:
+        return False
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        if (key in controllers.split(",")) if key else controllers == "":
+            return path.rstrip("/").startswith(path_prefix)
+    return False
+
+
 def check() -> None:
     """Raise SandboxUnavailable unless this process can make per-bot cgroups here (tried for real, once: a
     probe cgroup is made with every limit set, then removed)."""

@@ -413,9 +413,11 @@ class BotProcess(ABC):
             self._pinned = None
 
     def _kill_group(self) -> None:
-        """SIGKILL the process group the bot's first process leads."""
-        if self._popen is None:
-            return
+        """SIGKILL the process group the bot's first process leads, while that process is not reaped: once it
+        is, and its group is empty, the kernel may hand the number to another process (a pid namespace wraps at
+        pid_max, 32768 on many hosts), whose group this would kill."""
+        if self._popen is None or (self.sandboxed and self._popen.returncode is not None):
+            return  # a sandboxed bot's other processes are all in its cgroups (`kill_all`)
         try:
             os.killpg(self._popen.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):

@@ -5,7 +5,9 @@ ptrace another bot: so no two live bots share a uid, not even bots of two separa
 workers). A uid is leased by taking an exclusive `flock` on `<state>/uids/<uid>.lock`; the kernel drops the lock
 when its holder dies, so a crashed referee never leaks a lease. A holder that releases its lease after checking
 that nothing of the uid is left marks the lock file clean; whoever takes a lease not marked clean first kills
-what a dead holder may have left (processes of that uid; its mounts and cgroups are cleaned by their owners).
+what a dead holder may have left (processes of that uid in this referee's sandboxes, `processes_of_uid`; its
+mounts and cgroups are cleaned by their owners), and leaves the uid alone while a process of another deployment
+on this kernel has it (never killed: not ours).
 
 The uids have no passwd entry (none is needed); the range is `ARENA_SANDBOX_UID_BASE` (default 2,900,000) and the
 1,000 uids above it, far from the uids and subuid ranges a Debian host hands out.
@@ -111,9 +113,21 @@ def state_dir() -> Path:
     return Path(os.environ.get("ARENA_SANDBOX_DIR", "/run/arena-sandbox"))
 
 
-def processes_of_uid(uid: int, zombies: bool = False) -> list[int]:
-    """Pids of every process on the host whose real, effective or saved uid is `uid` (a /proc scan). Zombies
-    (dead, waiting for their parent to reap them) are left out unless `zombies`."""
+def processes_of_uid(uid: int, zombies: bool = False, anywhere: bool = False) -> list[int]:
+    """Pids of the processes of this referee's sandboxes whose real, effective or saved uid is `uid` (a /proc
+    scan); with `anywhere`, of every process this /proc shows. Zombies (dead, waiting for their parent to reap
+    them) are left out unless `zombies`.
+
+    Only the sandboxes' own (every process of a bot lives in its cgroups under `<this process's cgroup>/arena/`,
+    arena.sandbox.cgroups.sandboxes_prefix): two deployments on one kernel that do not share a state folder and a
+    database (a worker container and a test suite or a `make up` on its host, two compose projects) may hand out
+    one uid at once, and the host's /proc shows every container's processes. Killing "whatever has my uid" then
+    killed the other deployment's bot (issue 24: an uploaded bot SIGKILLed in its validation in the compose e2e
+    while a test suite ran on the host). What a dead referee of this state folder left in a cgroup of its own is
+    killed through that cgroup's record (arena.sandbox.process.sweep_stale_slots), never by uid."""
+    from arena.sandbox.cgroups import in_sandboxes, sandboxes_prefix
+
+    prefix = None if anywhere else sandboxes_prefix()
     found = []
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -129,11 +143,12 @@ def processes_of_uid(uid: int, zombies: bool = False) -> list[int]:
                         break
         except OSError:
             continue  # gone meanwhile
-    return found
+    return found if prefix is None else [pid for pid in found if in_sandboxes(pid, prefix)]
 
 
 def kill_uid(uid: int, timeout: float = 5.0) -> bool:
-    """SIGKILL every process of `uid` until none is left; True when none is."""
+    """SIGKILL every process of `uid` in this referee's sandboxes (`processes_of_uid`) until none is left; True
+    when none is."""
     return kill_until_gone(lambda: processes_of_uid(uid), timeout, pause=0.01)
 
 
@@ -155,10 +170,12 @@ class UidLease:
             lease = cls.try_take(uid)
             if lease is None:
                 continue
-            if not lease.left_clean and processes_of_uid(uid, zombies=True) and (
-                    not kill_uid(uid, timeout=1.0) or processes_of_uid(uid, zombies=True)):
+            if not lease.left_clean and (
+                    (processes_of_uid(uid, zombies=True) and not kill_uid(uid, timeout=1.0))
+                    or processes_of_uid(uid, zombies=True, anywhere=True)):
                 # something of a dead holder is still there (a zombie still counts against RLIMIT_NPROC of
-                # its uid): leave this uid alone, take another
+                # its uid), or a process of another deployment on this kernel has the uid (never killed: not
+                # ours): leave this uid alone, take another
                 lease.release()
                 continue
             lease.mark_in_use()

@@ -442,6 +442,8 @@ def remote_worker_env() -> dict[str, str]:
         env[key] = ours[key] if key in ours else value
         if "<" in env[key]:
             raise CheckFailed(f"README's worker.env: no value here for {key}")
+    if os.environ.get("ARENA_SANDBOX_UID_BASE"):  # on this kernel, the stack's uids (scripts/compose-e2e)
+        env["ARENA_SANDBOX_UID_BASE"] = os.environ["ARENA_SANDBOX_UID_BASE"]
     return env
 
 

@@ -169,6 +169,38 @@ def celery_worker(django_db_setup, django_db_blocker, tmp_path_factory):
         _forget_unacked(settings.CELERY_BROKER_URL, queue)
 
 
+def resign_people_of_unfinished_matches() -> int:
+    """Every person seated in a match of people that is not over resigns (matches.people.resign): the referee puts
+    their seats out at once and its bots finish the game quickly, instead of waiting on the people's clocks. How
+    many seats resigned. Run after every test that used the worker (`pytest_runtest_teardown` below), before its
+    rows are flushed: one failed test must not leave a match holding the session's solo worker for minutes."""
+    from matches import live, people
+    from matches.models import Match
+
+    resigned = 0
+    conn = live.client()
+    try:
+        for match in Match.objects.filter(kind=Match.Kind.HUMAN).exclude(
+                status__in=[Match.Status.FINISHED, Match.Status.FAILED, Match.Status.CANCELLED]):
+            for seat in match.people or {}:
+                if people.resign(match.pk, int(seat), conn):
+                    resigned += 1
+                conn.expire(people.resign_key(match.pk, int(seat)), 600)  # a match never run leaves nothing long
+    finally:
+        conn.close()
+    return resigned
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item, nextitem):
+    """Before a worker test's fixtures are torn down (its database rows still there): its people resign."""
+    if "celery_worker" in getattr(item, "fixturenames", ()):
+        try:
+            resign_people_of_unfinished_matches()
+        except Exception as exc:  # a test whose database is already gone: nothing of it can be waiting
+            print(f"people's matches not resigned at teardown: {exc!r}")
+
+
 def _forget_unacked(broker_url: str, queue: str) -> None:
     """Drop what a killed worker left unacknowledged on our private queue: kombu would hand it back to this
     queue an hour later, and nobody listens to it any more."""

@@ -18,7 +18,19 @@ from typing import Final
 from arena.games.thebes import actions as A
 from arena.games.thebes import data as T
 from arena.games.thebes.actions import ThebesAction
-from arena.games.thebes.state import ThebesState, _knowledge
+from arena.games.thebes.state import (
+    _ASSISTANTS,
+    _BOOKS,
+    _CARS,
+    _CONGRESSES,
+    _GENERAL_KNOWLEDGE,
+    _PLACE,
+    _SHOVELS,
+    _STRIDE,
+    _TIME,
+    ThebesState,
+    _knowledge,
+)
 
 #: each action's value is scaled by a random factor in [1 - NOISE, 1 + NOISE] (varied rollouts)
 NOISE: Final = 0.05
@@ -70,16 +82,19 @@ class ThebesRollout:
         `dig_draws` and `_trip`, with what depends only on the seat (knowledge per site and cards spent, the
         travel per destination) computed once per call."""
         p = state.current_player()
-        late = min(max(T.END_TIME - state.time[p], 1) / 104.0, 1.0)
-        trip_row = T.TRIP[1 if state.cars[p] else 0][state.place[p]]
-        walk_row = T.TRIP[0][state.place[p]]
-        books = state.books
-        a = state.assistants[p]
+        ints = state._ints  # the seat's numbers (see ThebesState): read in place, no per-seat lists built
+        seat = p * _STRIDE
+        late = min(max(T.END_TIME - ints[seat + _TIME], 1) / 104.0, 1.0)
+        cars = ints[seat + _CARS]
+        trip_row = T.TRIP[1 if cars else 0][ints[seat + _PLACE]]
+        walk_row = T.TRIP[0][ints[seat + _PLACE]]
+        a = ints[seat + _ASSISTANTS]
         assist = T.ASSISTANT_BONUS[a if a < 3 else 3]
-        general = state.general_knowledge[p]
-        sh = state.shovels[p]
+        general = ints[seat + _GENERAL_KNOWLEDGE]
+        sh = ints[seat + _SHOVELS]
         shovel = T.SHOVEL_BONUS[sh if sh < 3 else 3]
-        base = p * len(T.SITES)
+        bags = state._held  # the bag of site s at s
+        base = seat + _BOOKS
         worth_of = self.bag_worth
         # per call: each site's draw worth (-1: not yet computed) and knowledge by (site, rumors/assistant spent)
         site_worth = [-1.0] * len(T.SITES)
@@ -96,7 +111,7 @@ class ThebesRollout:
                 site = action.site
                 w = site_worth[site]
                 if w < 0:
-                    bag = state.bags[site]
+                    bag = bags[site]
                     cached = worth_of.get(bag)
                     if cached is None:
                         if len(worth_of) > _BAG_CACHE_MAX:
@@ -110,7 +125,7 @@ class ThebesRollout:
                 key = site * 8 + (flags & (A.F_RUMORS | A.F_ASSISTANT))
                 know = knowledge[key]
                 if know < 0:
-                    spec = (books[base + site] + assist + (2 if flags & A.F_RUMORS else 0)
+                    spec = (ints[base + site] + assist + (2 if flags & A.F_RUMORS else 0)
                             + (1 if flags & A.F_ASSISTANT else 0))
                     know = knowledge[key] = _knowledge(spec, general) if spec > 0 else 0
                 draws = T.WHEEL[know][action.weeks] + shovel + (1 if flags & A.F_SHOVEL else 0)
@@ -124,10 +139,10 @@ class ThebesRollout:
                 if kind == A.EXHIBIT:
                     gain = CARD_WORTH[c]
                 elif card_kind == T.K_CONGRESS:
-                    held = state.congresses[p]
+                    held = ints[seat + _CONGRESSES]
                     gain = float(T.congress_points(held + 1) - T.congress_points(held))
-                elif (card_kind == T.K_ASSISTANT and state.assistants[p] >= 3
-                      or card_kind == T.K_SHOVEL and state.shovels[p] >= 3 or card_kind == T.K_CAR and state.cars[p]):
+                elif (card_kind == T.K_ASSISTANT and a >= 3
+                      or card_kind == T.K_SHOVEL and sh >= 3 or card_kind == T.K_CAR and cars):
                     gain = 0.0
                 else:
                     gain = CARD_WORTH[c] * late

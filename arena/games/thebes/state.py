@@ -1,9 +1,13 @@
 """A Thebes position: the whole game state, its legal actions, their effects, observations and JSON form.
 
 Representation (chosen for speed: search bots call `legal_actions`, `apply` and `clone` millions of times):
-- per player scalars are flat lists indexed by seat; per player per site values are flat lists indexed by
-  `seat * 5 + site`; hands, found tokens, won exhibitions and bags are tuples replaced on change, so `clone()`
-  copies a fixed number of short lists and never walks nested structures;
+- every per player number (time, place, card counts, points, books and artifacts per site, ...) is in one flat
+  list of ints, `_ints`, seat p's block at `p * _STRIDE` (offsets `_TIME`, `_PLACE`, ..., `_BOOKS + site`); hands,
+  found tokens, won exhibitions and the sites' bags are tuples replaced on change, all in one list, `_held` (bag
+  of site s at s, seat p's hand, tokens and exhibitions at `p * 3 + _CARDS / _TOKENS / _WON`); stack 3 is never
+  modified in place (clones share it). So `clone()` copies five lists (ints, held, display, exhibitions, draw and
+  discard piles) and never walks nested structures: a rollout clones a position per iteration. The old names
+  (`time`, `cards`, `books`, `bags`, ...) remain as read-only properties that build the per-seat lists;
 - aggregates (books per site, general knowledge, assistant/shovel/... counts, artifacts per site) are kept up to
   date on every card or token gained or lost, so legality checks never scan a hand;
 - the draw pile keeps its top at the end of the list (pop is O(1));
@@ -203,19 +207,39 @@ def _holds(legal: list[ThebesAction], action: object) -> bool:
     return action in legal
 
 
+# _ints: seat p's numbers start at p * _STRIDE; at these offsets
+_TIME: Final = 0  # weeks since week 1 of 1901 (see the module docstring); END_TIME = finished
+_ARRIVAL: Final = 1  # when the marker last arrived on its space: the latest arrival is on top (acts first)
+_PLACE: Final = 2  # PLACE_INDEX of the archaeologist
+_PERMITS_USED: Final = 3  # bit set of the sites whose permit is used this year
+_GENERAL_KNOWLEDGE: Final = 4  # cards and tokens
+_ASSISTANTS: Final = 5
+_SHOVELS: Final = 6
+_CARS: Final = 7
+_ZEPPELINS: Final = 8
+_SPECIAL_PERMISSIONS: Final = 9
+_CONGRESSES: Final = 10
+_RUMORS: Final = 11  # bit set of the sites whose rumors card the seat holds
+_ARTIFACT_POINTS: Final = 12
+_EXHIBITION_POINTS: Final = 13
+_BOOKS: Final = 14  # + site: specialized knowledge (cards and tokens)
+_ARTIFACTS: Final = _BOOKS + N_SITES  # + site: artifacts found (their number; values are in _ARTIFACT_POINTS)
+_STRIDE: Final = _ARTIFACTS + N_SITES
+# _held: the bag of site s at s; seat p's tuples at p * 3 + these
+_CARDS: Final = N_SITES  # researcher cards held (card indices)
+_TOKENS: Final = N_SITES + 1  # tokens found, each site * 32 + token
+_WON: Final = N_SITES + 2  # exhibitions carried out (card indices)
+
+
 class ThebesState(State):
     """One Thebes position. Build with `ThebesGame.new_state(seed)` or `ThebesGame.state_from_json(data)`."""
 
     __slots__ = (  # noqa: RUF023 - grouped by what they describe, in the order of the docstring
         "game", "players",
-        # per player
-        "time", "arrival", "place", "cards", "tokens", "exhibitions_won", "permits_used",
-        "general_knowledge", "assistants", "shovels", "cars", "zeppelins", "special_permissions", "congresses",
-        "rumors", "artifact_points", "exhibition_points",
-        # per player per site (index seat * 5 + site)
-        "books", "artifacts",
+        # per player (and the bags)
+        "_ints", "_held",
         # board
-        "display", "exhibition_slots", "draw_pile", "stack3", "stack3_used", "discard", "bags", "first_dig_bonus",
+        "display", "exhibition_slots", "draw_pile", "stack3", "stack3_used", "discard", "first_dig_bonus",
         "exchange_run_seat", "exchange_run_count", "arrivals", "rng",
         # caches
         "_current", "_legal",
@@ -223,35 +247,15 @@ class ThebesState(State):
 
     game: Game  # the ThebesGame (typed by its base, so the rules never import the game that builds them)
     players: int
-    # per player, indexed by seat
-    time: list[int]  # weeks since week 1 of 1901 (see the module docstring); END_TIME = finished
-    arrival: list[int]  # when the marker last arrived on its space: the latest arrival is on top (acts first)
-    place: list[int]  # PLACE_INDEX of the archaeologist
-    cards: list[tuple[int, ...]]  # researcher cards held (card indices)
-    tokens: list[tuple[int, ...]]  # tokens found, each site * 32 + token
-    exhibitions_won: list[tuple[int, ...]]
-    permits_used: list[int]  # bit set of the sites whose permit is used this year
-    general_knowledge: list[int]  # cards and tokens
-    assistants: list[int]
-    shovels: list[int]
-    cars: list[int]
-    zeppelins: list[int]
-    special_permissions: list[int]
-    congresses: list[int]
-    rumors: list[int]  # bit set of the sites whose rumors card p holds
-    artifact_points: list[int]
-    exhibition_points: list[int]
-    # per player per site, index seat * 5 + site
-    books: list[int]  # specialized knowledge (cards and tokens)
-    artifacts: list[int]  # artifacts found (their number; values are in artifact_points)
+    _ints: list[int]  # every per player number: seat p's at p * _STRIDE + _TIME, _PLACE, ... (see above)
+    _held: list[tuple[int, ...]]  # the bags (site s at s, each sorted), then per seat cards, tokens, exhibitions
     # board
     display: list[int]  # the 4 researcher card slots (-1 empty)
     exhibition_slots: list[int]  # exhibition slots a, b, c (-1 empty)
     draw_pile: list[int]  # top at the end
-    stack3: list[int]
+    stack3: list[int]  # never modified in place (clones share it): replaced when used
     stack3_used: bool
     discard: list[int]
-    bags: list[tuple[int, ...]]  # per site, sorted
     first_dig_bonus: int  # bit set of the sites whose bonus artifact is still on the board
     exchange_run_seat: int  # who made the last action if it was an exchange (-1: not an exchange)
     exchange_run_count: int  # the weeks of that exchange: the next one in the run costs one more
@@ -291,10 +295,10 @@ class ThebesState(State):
         st.draw_pile = stack2[::-1] + stack1[::-1]
         st.stack3 = stack3
         start = START_TIME[n]
-        st.time = [start] * n
-        st.arrival = [n - p for p in range(n)]  # seat 0 arrived last: its marker is on top
+        for p in range(n):
+            st._ints[p * _STRIDE + _TIME] = start
+            st._ints[p * _STRIDE + _ARRIVAL] = n - p  # seat 0 arrived last: its marker is on top
         st.arrivals = n
-        st.place = [START_PLACE] * n
         st._refresh_current()
         return st
 
@@ -305,32 +309,16 @@ class ThebesState(State):
         n = self.players = game.players
         if not blank:
             return
-        self.time = [0] * n
-        self.arrival = [0] * n
-        self.place = [START_PLACE] * n
-        self.cards = [()] * n
-        self.tokens = [()] * n
-        self.exhibitions_won = [()] * n
-        self.permits_used = [0] * n
-        self.general_knowledge = [0] * n
-        self.assistants = [0] * n
-        self.shovels = [0] * n
-        self.cars = [0] * n
-        self.zeppelins = [0] * n
-        self.special_permissions = [0] * n
-        self.congresses = [0] * n
-        self.rumors = [0] * n
-        self.artifact_points = [0] * n
-        self.exhibition_points = [0] * n
-        self.books = [0] * (n * N_SITES)
-        self.artifacts = [0] * (n * N_SITES)
+        ints = self._ints = [0] * (n * _STRIDE)
+        for p in range(n):
+            ints[p * _STRIDE + _PLACE] = START_PLACE
+        self._held = list(START_BAGS) + [()] * (n * 3)
         self.display = [_EMPTY] * DISPLAY_SLOTS
         self.exhibition_slots = [_EMPTY] * len(EXHIBITION_SLOTS)
         self.draw_pile = []
         self.stack3 = []
         self.stack3_used = False
         self.discard = []
-        self.bags = list(START_BAGS)
         self.first_dig_bonus = (1 << N_SITES) - 1
         self.exchange_run_seat = -1
         self.exchange_run_count = 0
@@ -341,33 +329,15 @@ class ThebesState(State):
 
     def clone(self) -> ThebesState:
         st = ThebesState(self.game, False)
-        # shallow copies of the mutable lists: the tuples inside them (hands, tokens, bags) are immutable and
-        # shared
-        st.time = self.time.copy()
-        st.arrival = self.arrival.copy()
-        st.place = self.place.copy()
-        st.cards = self.cards.copy()
-        st.tokens = self.tokens.copy()
-        st.exhibitions_won = self.exhibitions_won.copy()
-        st.permits_used = self.permits_used.copy()
-        st.general_knowledge = self.general_knowledge.copy()
-        st.assistants = self.assistants.copy()
-        st.shovels = self.shovels.copy()
-        st.cars = self.cars.copy()
-        st.zeppelins = self.zeppelins.copy()
-        st.special_permissions = self.special_permissions.copy()
-        st.congresses = self.congresses.copy()
-        st.rumors = self.rumors.copy()
-        st.artifact_points = self.artifact_points.copy()
-        st.exhibition_points = self.exhibition_points.copy()
-        st.books = self.books.copy()
-        st.artifacts = self.artifacts.copy()
+        # shallow copies of the mutable lists: the tuples inside `_held` (hands, tokens, bags) are immutable and
+        # shared, and so is stack 3 (never modified in place)
+        st._ints = self._ints.copy()
+        st._held = self._held.copy()
         st.display = self.display.copy()
         st.exhibition_slots = self.exhibition_slots.copy()
         st.draw_pile = self.draw_pile.copy()
-        st.stack3 = self.stack3.copy()
+        st.stack3 = self.stack3
         st.discard = self.discard.copy()
-        st.bags = self.bags.copy()
         st.stack3_used = self.stack3_used
         st.first_dig_bonus = self.first_dig_bonus
         st.exchange_run_seat = self.exchange_run_seat
@@ -378,17 +348,120 @@ class ThebesState(State):
         st._legal = self._legal  # never modified once built: shared until either state changes
         return st
 
+    # ------------------------------------------------------------------------- per player lists (read-only)
+    def _per_seat(self, offset: int) -> list[int]:
+        ints = self._ints
+        return [ints[p * _STRIDE + offset] for p in range(self.players)]
+
+    def _per_seat_site(self, offset: int) -> list[int]:
+        ints = self._ints
+        return [ints[p * _STRIDE + offset + s] for p in range(self.players) for s in range(N_SITES)]
+
+    def _per_seat_held(self, offset: int) -> list[tuple[int, ...]]:
+        return [self._held[p * 3 + offset] for p in range(self.players)]
+
+    # New lists each read (changing one changes nothing): for tests, tools and reports; the rules read _ints.
+    @property
+    def time(self) -> list[int]:
+        """Per seat: weeks since week 1 of 1901 (see the module docstring); END_TIME = finished."""
+        return self._per_seat(_TIME)
+
+    @property
+    def arrival(self) -> list[int]:
+        """Per seat: when the marker last arrived on its space (the latest arrival is on top: acts first)."""
+        return self._per_seat(_ARRIVAL)
+
+    @property
+    def place(self) -> list[int]:
+        """Per seat: PLACE_INDEX of the archaeologist."""
+        return self._per_seat(_PLACE)
+
+    @property
+    def permits_used(self) -> list[int]:
+        """Per seat: bit set of the sites whose permit is used this year."""
+        return self._per_seat(_PERMITS_USED)
+
+    @property
+    def general_knowledge(self) -> list[int]:
+        return self._per_seat(_GENERAL_KNOWLEDGE)
+
+    @property
+    def assistants(self) -> list[int]:
+        return self._per_seat(_ASSISTANTS)
+
+    @property
+    def shovels(self) -> list[int]:
+        return self._per_seat(_SHOVELS)
+
+    @property
+    def cars(self) -> list[int]:
+        return self._per_seat(_CARS)
+
+    @property
+    def zeppelins(self) -> list[int]:
+        return self._per_seat(_ZEPPELINS)
+
+    @property
+    def special_permissions(self) -> list[int]:
+        return self._per_seat(_SPECIAL_PERMISSIONS)
+
+    @property
+    def congresses(self) -> list[int]:
+        return self._per_seat(_CONGRESSES)
+
+    @property
+    def rumors(self) -> list[int]:
+        """Per seat: bit set of the sites whose rumors card the seat holds."""
+        return self._per_seat(_RUMORS)
+
+    @property
+    def artifact_points(self) -> list[int]:
+        return self._per_seat(_ARTIFACT_POINTS)
+
+    @property
+    def exhibition_points(self) -> list[int]:
+        return self._per_seat(_EXHIBITION_POINTS)
+
+    @property
+    def books(self) -> list[int]:
+        """Specialized knowledge (cards and tokens), index seat * 5 + site."""
+        return self._per_seat_site(_BOOKS)
+
+    @property
+    def artifacts(self) -> list[int]:
+        """Artifacts found (their number), index seat * 5 + site."""
+        return self._per_seat_site(_ARTIFACTS)
+
+    @property
+    def cards(self) -> list[tuple[int, ...]]:
+        """Per seat: the researcher cards held (card indices)."""
+        return self._per_seat_held(_CARDS)
+
+    @property
+    def tokens(self) -> list[tuple[int, ...]]:
+        """Per seat: the tokens found, each site * 32 + token."""
+        return self._per_seat_held(_TOKENS)
+
+    @property
+    def exhibitions_won(self) -> list[tuple[int, ...]]:
+        return self._per_seat_held(_WON)
+
+    @property
+    def bags(self) -> list[tuple[int, ...]]:
+        """Per site: the tokens in its bag, sorted."""
+        return self._held[:N_SITES]
+
     # ------------------------------------------------------------------------------------------ turn order
     def _refresh_current(self) -> None:
         """The unfinished player furthest back in time acts; on a tie the marker on top (arrived last)."""
         best = TERMINAL
         best_t = END_TIME
         best_stamp = -1
-        time, stamp = self.time, self.arrival
+        ints = self._ints
         for p in range(self.players):
-            t = time[p]
-            if t < best_t or (t == best_t and t < END_TIME and stamp[p] > best_stamp):
-                best, best_t, best_stamp = p, t, stamp[p]
+            t = ints[p * _STRIDE + _TIME]
+            if t < best_t or (t == best_t and t < END_TIME and ints[p * _STRIDE + _ARRIVAL] > best_stamp):
+                best, best_t, best_stamp = p, t, ints[p * _STRIDE + _ARRIVAL]
         self._current = best
 
     def current_player(self) -> int:
@@ -399,8 +472,8 @@ class ThebesState(State):
 
     def turn_order(self) -> list[int]:
         """Unfinished seats in the order they would act if nobody moved (first = current player)."""
-        return sorted((p for p in range(self.players) if self.time[p] < END_TIME),
-                      key=lambda p: (self.time[p], -self.arrival[p]))
+        return sorted((p for p in range(self.players) if self._ints[p * _STRIDE + _TIME] < END_TIME),
+                      key=lambda p: (self._ints[p * _STRIDE + _TIME], -self._ints[p * _STRIDE + _ARRIVAL]))
 
     # ----------------------------------------------------------------------------------------- knowledge
     def _trip(self, p: int, dest: int, flags: int) -> int:
@@ -408,25 +481,25 @@ class ThebesState(State):
         3+ segments (two cars do not stack: NOTES decision 3) unless the action declines it (F_NOCAR)."""
         if flags & F_ZEPPELIN:
             return 0
-        return TRIP[1 if self.cars[p] and not flags & F_NOCAR else 0][self.place[p]][dest]
+        return TRIP[1 if self._ints[p * _STRIDE + _CARS] and not flags & F_NOCAR else 0][self._ints[p * _STRIDE + _PLACE]][dest]
 
     def specialized_knowledge(self, p: int, site: int, rumors: bool = False, assistant: bool = False) -> int:
         """The specialized side for a dig at `site`: books of the site (cards and tokens), the rumors card if
         spent (+2), assistants (2 → +1, 3 or more → +2, a single one spent → +1)."""
-        a = self.assistants[p]
-        return (self.books[p * N_SITES + site] + ASSISTANT_BONUS[a if a < 3 else 3]
+        a = self._ints[p * _STRIDE + _ASSISTANTS]
+        return (self._ints[p * _STRIDE + _BOOKS + site] + ASSISTANT_BONUS[a if a < 3 else 3]
                 + (2 if rumors else 0) + (1 if assistant else 0))
 
     def dig_knowledge(self, p: int, site: int, rumors: bool = False, assistant: bool = False) -> int:
         """Knowledge on the time wheel: specialized + general, general counted at most up to the specialized
         side, the total capped at 12. 0 when the specialized side is 0 (no dig possible)."""
         specialized = self.specialized_knowledge(p, site, rumors, assistant)
-        return _knowledge(specialized, self.general_knowledge[p]) if specialized > 0 else 0
+        return _knowledge(specialized, self._ints[p * _STRIDE + _GENERAL_KNOWLEDGE]) if specialized > 0 else 0
 
     def dig_draws(self, p: int, site: int, weeks: int, flags: int = 0) -> int:
         """Tokens a dig draws: the wheel's number plus shovels (2 → +1, 3 or more → +2, a single spent → +1)."""
         know = self.dig_knowledge(p, site, bool(flags & F_RUMORS), bool(flags & F_ASSISTANT))
-        s = self.shovels[p]
+        s = self._ints[p * _STRIDE + _SHOVELS]
         return WHEEL[know][weeks] + SHOVEL_BONUS[s if s < 3 else 3] + (1 if flags & F_SHOVEL else 0)
 
     def _exchange_weeks(self, p: int) -> int:
@@ -436,8 +509,8 @@ class ThebesState(State):
         return bool(self.draw_pile or self.discard or self.stack3 or any(c >= 0 for c in self.display))
 
     def _meets(self, p: int, card: int) -> bool:
-        base = p * N_SITES
-        arts = self.artifacts
+        base = p * _STRIDE + _ARTIFACTS
+        arts = self._ints
         req = EXHIBITION_REQ[card]
         for s in range(N_SITES):
             if arts[base + s] < req[s]:
@@ -464,8 +537,8 @@ class ThebesState(State):
         p = self._current
         if p < 0:
             return []
-        remaining = END_TIME - self.time[p]
-        ways = _ways_at(1 if self.cars[p] else 0, 1 if self.zeppelins[p] else 0, self.place[p])
+        remaining = END_TIME - self._ints[p * _STRIDE + _TIME]
+        ways = _ways_at(1 if self._ints[p * _STRIDE + _CARS] else 0, 1 if self._ints[p * _STRIDE + _ZEPPELINS] else 0, self._ints[p * _STRIDE + _PLACE])
         out: list[ThebesAction] = []
         for c in self.display:
             if c >= 0:
@@ -476,7 +549,7 @@ class ThebesState(State):
         if self._can_exchange():
             _add_trips(out, EXCHANGE_BY_WAY, ways + WARSAW * 3, remaining - self._exchange_weeks(p))
         self._add_digs(p, ways, remaining, out)
-        if not out or self.time[p] >= FINAL_YEAR_TIME:
+        if not out or self._ints[p * _STRIDE + _TIME] >= FINAL_YEAR_TIME:
             out.append(RETIRE_ACTION)
         return out
 
@@ -485,16 +558,16 @@ class ThebesState(State):
         each way to travel there and each choice of one-use cards (rumors, a single assistant, a single shovel,
         D13/D14/D22; kept before spent), every number of weeks from the wheel's first token (D15) to what fits
         (at most 12). Loops over ints only (no tuples to unpack: the compiled engine's hottest path)."""
-        assistants = self.assistants[p]
+        assistants = self._ints[p * _STRIDE + _ASSISTANTS]
         assistant_bonus = ASSISTANT_BONUS[assistants if assistants < 3 else 3]
         assistant_choices = 2 if assistants == 1 else 1  # kept; also spent when it is the only one
-        shovel_choices = 2 if self.shovels[p] == 1 else 1
-        general = self.general_knowledge[p]
-        books = self.books
-        base = p * N_SITES
-        permits_used = self.permits_used[p]
-        rumors = self.rumors[p]
-        permission_by_use = _PERMISSION_FLAG[1 if self.special_permissions[p] else 0]
+        shovel_choices = 2 if self._ints[p * _STRIDE + _SHOVELS] == 1 else 1
+        general = self._ints[p * _STRIDE + _GENERAL_KNOWLEDGE]
+        books = self._ints
+        base = p * _STRIDE + _BOOKS
+        permits_used = self._ints[p * _STRIDE + _PERMITS_USED]
+        rumors = self._ints[p * _STRIDE + _RUMORS]
+        permission_by_use = _PERMISSION_FLAG[1 if self._ints[p * _STRIDE + _SPECIAL_PERMISSIONS] else 0]
         for site in range(N_SITES):
             permission = permission_by_use[permits_used >> site & 1]
             if permission < 0:
@@ -554,15 +627,15 @@ class ThebesState(State):
 
     def _retire_problem(self, p: int) -> str | None:
         """Retiring: always in the final year; before it only when no other action fits (D10, D25)."""
-        if self.time[p] < FINAL_YEAR_TIME and self._generate_without_retire():
+        if self._ints[p * _STRIDE + _TIME] < FINAL_YEAR_TIME and self._generate_without_retire():
             return "retiring is only allowed in the final year (1903) or when no other action fits"
         return None
 
     def _travel_card_problem(self, p: int, flags: int) -> str | None:
         """The travel flags name cards p must hold: a zeppelin to fly, a car to decline."""
-        if flags & F_ZEPPELIN and not self.zeppelins[p]:
+        if flags & F_ZEPPELIN and not self._ints[p * _STRIDE + _ZEPPELINS]:
             return "you hold no zeppelin card"
-        if flags & F_NOCAR and not self.cars[p]:
+        if flags & F_NOCAR and not self._ints[p * _STRIDE + _CARS]:
             return "you hold no car to decline"
         return None
 
@@ -601,11 +674,11 @@ class ThebesState(State):
     def _permit_problem(self, p: int, site: int, flags: int) -> str | None:
         """A dig needs the site's permit valid when the turn starts, or spends a special permission when it is
         used (D17, D29); a special permission is spent only when needed (D22)."""
-        used = self.permits_used[p] >> site & 1
+        used = self._ints[p * _STRIDE + _PERMITS_USED] >> site & 1
         if flags & F_PERMISSION:
             if not used:
                 return f"your {SITES[site]} permit is still valid; no special permission is needed"
-            if not self.special_permissions[p]:
+            if not self._ints[p * _STRIDE + _SPECIAL_PERMISSIONS]:
                 return "you hold no special permission card"
         elif used:
             return f"your {SITES[site]} permit is used this year (a special permission card would allow it)"
@@ -613,24 +686,24 @@ class ThebesState(State):
 
     def _spent_card_problem(self, p: int, site: int, flags: int) -> str | None:
         """The one-use cards a dig names must be held: the site's rumors, a single assistant or shovel (D14)."""
-        if flags & F_RUMORS and not self.rumors[p] >> site & 1:
+        if flags & F_RUMORS and not self._ints[p * _STRIDE + _RUMORS] >> site & 1:
             return f"you hold no rumors card for {SITES[site]}"
-        if flags & F_ASSISTANT and self.assistants[p] != 1:
+        if flags & F_ASSISTANT and self._ints[p * _STRIDE + _ASSISTANTS] != 1:
             return "a single assistant can only be spent when it is your only assistant"
-        if flags & F_SHOVEL and self.shovels[p] != 1:
+        if flags & F_SHOVEL and self._ints[p * _STRIDE + _SHOVELS] != 1:
             return "a single shovel can only be spent when it is your only shovel"
         return None
 
     def _trip_problem(self, p: int, dest: int, flags: int, weeks: int) -> str | None:
         """The trip to `dest` as the flags make it (flown, the car declined, driven), then `weeks` of action,
         must fit before the end space (D9, D31); a zeppelin needs a trip, declining a car one it shortens."""
-        segments = DIST[self.place[p]][dest]
+        segments = DIST[self._ints[p * _STRIDE + _PLACE]][dest]
         if flags & F_ZEPPELIN and segments == 0:
             return "there is no trip to fly: you are already there"
         if flags & F_NOCAR and segments < CAR_MIN_SEGMENTS:
             return f"the car only shortens trips of {CAR_MIN_SEGMENTS}+ segments: there is nothing to decline"
         cost = self._trip(p, dest, flags) + weeks
-        remaining = END_TIME - self.time[p]
+        remaining = END_TIME - self._ints[p * _STRIDE + _TIME]
         if cost > remaining:
             return f"it takes {cost} weeks but only {remaining} remain before the end (week 1 of 1904)"
         return None
@@ -665,7 +738,7 @@ class ThebesState(State):
         kind, f = action.kind, action.flags
         zeppelin = bool(f & F_ZEPPELIN)
         if kind == RETIRE:
-            self._advance(p, END_TIME - self.time[p], events, "retire")
+            self._advance(p, END_TIME - self._ints[p * _STRIDE + _TIME], events, "retire")
         elif kind == DIG:
             self._dig(p, action, events)
         else:
@@ -691,10 +764,10 @@ class ThebesState(State):
             events.append({"type": "game_over", "scores": self.scores()})
 
     def _move(self, p: int, dest: int, travel: int, zeppelin: bool, events: list[Event] | None) -> None:
-        src = self.place[p]
+        src = self._ints[p * _STRIDE + _PLACE]
         if zeppelin:
             self._lose_card(p, K_ZEPPELIN, events)
-        self.place[p] = dest
+        self._ints[p * _STRIDE + _PLACE] = dest
         if events is not None and src != dest:
             events.append({"type": "travelled", "seat": p, "from": PLACES[src], "to": PLACES[dest],
                            "weeks": travel, "zeppelin": zeppelin})
@@ -702,17 +775,17 @@ class ThebesState(State):
     def _advance(self, p: int, weeks: int, events: list[Event] | None, why: str) -> None:
         """Move p's marker; it goes on top of any markers already there. Passing week 52 starts p's new year
         and makes all of p's permits valid again (NOTES decision 6)."""
-        t0 = self.time[p]
+        t0 = self._ints[p * _STRIDE + _TIME]
         t1 = t0 + weeks
-        self.time[p] = t1
+        self._ints[p * _STRIDE + _TIME] = t1
         self.arrivals += 1
-        self.arrival[p] = self.arrivals
+        self._ints[p * _STRIDE + _ARRIVAL] = self.arrivals
         if events is not None:
             year, week = year_week(t1)
             events.append({"type": "time", "seat": p, "weeks": weeks, "year": year, "week": week, "for": why})
         if t1 // WEEKS_PER_YEAR > t0 // WEEKS_PER_YEAR and t0 != START_TIME[self.players]:
             # (leaving the start space, week 0 of the start year, is no year end)
-            self.permits_used[p] = 0
+            self._ints[p * _STRIDE + _PERMITS_USED] = 0
             if events is not None:
                 events.append({"type": "year_passed", "seat": p, "year": year_week(t1)[0]})
         if t1 >= END_TIME and events is not None:
@@ -720,40 +793,40 @@ class ThebesState(State):
 
     # cards ----------------------------------------------------------------------------------------------
     def _gain_card(self, p: int, c: int) -> None:
-        self.cards[p] = self.cards[p] + (c,)
+        self._held[p * 3 + _CARDS] = self._held[p * 3 + _CARDS] + (c,)
         self._count_card(p, c, 1)
 
     def _count_card(self, p: int, c: int, sign: int) -> None:
         k = CARD_KIND[c]
         if k == K_SPECIALIZED:
-            self.books[p * N_SITES + CARD_SITE[c]] += sign * CARD_VALUE[c]
+            self._ints[p * _STRIDE + _BOOKS + CARD_SITE[c]] += sign * CARD_VALUE[c]
         elif k == K_GENERAL:
-            self.general_knowledge[p] += sign * CARD_VALUE[c]
+            self._ints[p * _STRIDE + _GENERAL_KNOWLEDGE] += sign * CARD_VALUE[c]
         elif k == K_CONGRESS:
-            self.congresses[p] += sign
+            self._ints[p * _STRIDE + _CONGRESSES] += sign
         elif k == K_ASSISTANT:
-            self.assistants[p] += sign
+            self._ints[p * _STRIDE + _ASSISTANTS] += sign
         elif k == K_SHOVEL:
-            self.shovels[p] += sign
+            self._ints[p * _STRIDE + _SHOVELS] += sign
         elif k == K_CAR:
-            self.cars[p] += sign
+            self._ints[p * _STRIDE + _CARS] += sign
         elif k == K_ZEPPELIN:
-            self.zeppelins[p] += sign
+            self._ints[p * _STRIDE + _ZEPPELINS] += sign
         elif k == K_SPECIAL_PERMISSION:
-            self.special_permissions[p] += sign
+            self._ints[p * _STRIDE + _SPECIAL_PERMISSIONS] += sign
         elif k == K_RUMORS:
-            self.rumors[p] ^= 1 << CARD_SITE[c]
+            self._ints[p * _STRIDE + _RUMORS] ^= 1 << CARD_SITE[c]
 
     def _lose_card(self, p: int, kind: int, events: list[Event] | None, site: int = -1) -> None:
         """Discard p's one-use card of `kind` (of `site` for rumors); with two alike, the lower id goes."""
-        hand = self.cards[p]
+        hand = self._held[p * 3 + _CARDS]
         for c in sorted(hand):
             if CARD_KIND[c] == kind and (site < 0 or CARD_SITE[c] == site):
                 break
         else:  # pragma: no cover - legality was checked
             raise AssertionError("no such card")
         j = hand.index(c)
-        self.cards[p] = hand[:j] + hand[j + 1:]
+        self._held[p * 3 + _CARDS] = hand[:j] + hand[j + 1:]
         self._count_card(p, c, -1)
         self.discard.append(c)
         if events is not None:
@@ -826,8 +899,8 @@ class ThebesState(State):
     def _exhibit(self, p: int, c: int, events: list[Event] | None) -> None:
         slot = self.exhibition_slots.index(c)
         self.exhibition_slots[slot] = _EMPTY
-        self.exhibitions_won[p] = self.exhibitions_won[p] + (c,)
-        self.exhibition_points[p] += CARD_VALUE[c]
+        self._held[p * 3 + _WON] = self._held[p * 3 + _WON] + (c,)
+        self._ints[p * _STRIDE + _EXHIBITION_POINTS] += CARD_VALUE[c]
         if events is not None:
             events.append({"type": "exhibition_done", "seat": p, "card": CARD_IDS[c],
                            "slot": EXHIBITION_SLOTS[slot], "points": CARD_VALUE[c]})
@@ -870,7 +943,7 @@ class ThebesState(State):
             if events is not None:
                 events.append({"type": "first_dig_bonus", "seat": p, "site": SITES[s],
                                "token": token_name(BONUS_ARTIFACT_VALUE)})
-        self.permits_used[p] |= 1 << s
+        self._ints[p * _STRIDE + _PERMITS_USED] |= 1 << s
 
     def _spend_dig_cards(self, p: int, site: int, flags: int, events: list[Event] | None) -> None:
         """Discard every one-use card the dig names (D13, D14, D17)."""
@@ -886,7 +959,7 @@ class ThebesState(State):
     def _draw_tokens(self, site: int, draws: int) -> tuple[list[int], int]:
         """Draw up to `draws` tokens from the site's bag without replacement; dirt goes back after the last
         draw. Returns (the tokens found, in draw order; how many were dirt)."""
-        bag = list(self.bags[site])
+        bag = list(self._held[site])
         below = self.rng.below
         found = []
         dirt = 0
@@ -899,21 +972,21 @@ class ThebesState(State):
         if dirt:
             bag.extend([DIRT] * dirt)
             bag.sort()
-        self.bags[site] = tuple(bag)
+        self._held[site] = tuple(bag)
         return found, dirt
 
     def _gain_token(self, p: int, site: int, token: int) -> None:
-        self.tokens[p] = self.tokens[p] + (site * 32 + token,)
+        self._held[p * 3 + _TOKENS] = self._held[p * 3 + _TOKENS] + (site * 32 + token,)
         self._count_token(p, site, token, 1)
 
     def _count_token(self, p: int, site: int, token: int, sign: int) -> None:
         if token == GENERAL_TOKEN:
-            self.general_knowledge[p] += sign
+            self._ints[p * _STRIDE + _GENERAL_KNOWLEDGE] += sign
         elif token >= SPECIALIZED_TOKEN0:
-            self.books[p * N_SITES + token - SPECIALIZED_TOKEN0] += sign
+            self._ints[p * _STRIDE + _BOOKS + token - SPECIALIZED_TOKEN0] += sign
         else:
-            self.artifacts[p * N_SITES + site] += sign
-            self.artifact_points[p] += sign * token
+            self._ints[p * _STRIDE + _ARTIFACTS + site] += sign
+            self._ints[p * _STRIDE + _ARTIFACT_POINTS] += sign * token
 
     # ---------------------------------------------------------------------------------------------- scores
     def score_breakdown(self) -> list[dict[str, int]]:
@@ -937,29 +1010,29 @@ class ThebesState(State):
         order = self.turn_order()
         seats = []
         for p in range(self.players):
-            year, week = marker_year_week(self.time[p], self.players)
-            base = p * N_SITES
+            year, week = marker_year_week(self._ints[p * _STRIDE + _TIME], self.players)
+            base = p * _STRIDE
             seats.append({
                 "seat": p,
-                "place": PLACES[self.place[p]],
-                "time": self.time[p],
+                "place": PLACES[self._ints[p * _STRIDE + _PLACE]],
+                "time": self._ints[p * _STRIDE + _TIME],
                 "year": year,
                 "week": week,
-                "finished": self.time[p] >= END_TIME,
-                "cards": [dict(_CARD_VIEWS[c]) for c in self.cards[p]],
-                "tokens": [_token_view(t >> 5, t & 31) for t in self.tokens[p]],
-                "exhibitions": [_exhibition_view(c) for c in self.exhibitions_won[p]],
-                "permits_used": [SITES[s] for s in range(N_SITES) if self.permits_used[p] >> s & 1],
-                "books": {SITES[s]: self.books[base + s] for s in range(N_SITES)},
-                "artifacts": {SITES[s]: self.artifacts[base + s] for s in range(N_SITES)},
-                "general_knowledge": self.general_knowledge[p],
-                "assistants": self.assistants[p],
-                "shovels": self.shovels[p],
-                "cars": self.cars[p],
-                "zeppelins": self.zeppelins[p],
-                "special_permissions": self.special_permissions[p],
-                "congress": self.congresses[p],
-                "rumors": [SITES[s] for s in range(N_SITES) if self.rumors[p] >> s & 1],
+                "finished": self._ints[p * _STRIDE + _TIME] >= END_TIME,
+                "cards": [dict(_CARD_VIEWS[c]) for c in self._held[p * 3 + _CARDS]],
+                "tokens": [_token_view(t >> 5, t & 31) for t in self._held[p * 3 + _TOKENS]],
+                "exhibitions": [_exhibition_view(c) for c in self._held[p * 3 + _WON]],
+                "permits_used": [SITES[s] for s in range(N_SITES) if self._ints[p * _STRIDE + _PERMITS_USED] >> s & 1],
+                "books": {SITES[s]: self._ints[base + _BOOKS + s] for s in range(N_SITES)},
+                "artifacts": {SITES[s]: self._ints[base + _ARTIFACTS + s] for s in range(N_SITES)},
+                "general_knowledge": self._ints[p * _STRIDE + _GENERAL_KNOWLEDGE],
+                "assistants": self._ints[p * _STRIDE + _ASSISTANTS],
+                "shovels": self._ints[p * _STRIDE + _SHOVELS],
+                "cars": self._ints[p * _STRIDE + _CARS],
+                "zeppelins": self._ints[p * _STRIDE + _ZEPPELINS],
+                "special_permissions": self._ints[p * _STRIDE + _SPECIAL_PERMISSIONS],
+                "congress": self._ints[p * _STRIDE + _CONGRESSES],
+                "rumors": [SITES[s] for s in range(N_SITES) if self._ints[p * _STRIDE + _RUMORS] >> s & 1],
                 "score": dict(parts[p]),
             })
         unseen = sorted(self.draw_pile + self.stack3)
@@ -978,7 +1051,7 @@ class ThebesState(State):
             "stack3_used": self.stack3_used,
             "discard": [CARD_IDS[c] for c in self.discard],
             "unseen_cards": [CARD_IDS[c] for c in unseen],
-            "bags": [_bag_view(s, self.bags[s], bool(self.first_dig_bonus >> s & 1)) for s in range(N_SITES)],
+            "bags": [_bag_view(s, self._held[s], bool(self.first_dig_bonus >> s & 1)) for s in range(N_SITES)],
             "exchange_run_seat": self.exchange_run_seat,
             "exchange_run_count": self.exchange_run_count,
             "draw_pile": [],
@@ -1004,13 +1077,13 @@ class ThebesState(State):
             "version": STATE_VERSION,
             "params": self.game.params,
             "seats": [{
-                "time": self.time[p],
-                "arrival": self.arrival[p],
-                "place": PLACES[self.place[p]],
-                "cards": [CARD_IDS[c] for c in self.cards[p]],
-                "tokens": [f"{SITES[t >> 5]}/{token_name(t & 31)}" for t in self.tokens[p]],
-                "exhibitions": [CARD_IDS[c] for c in self.exhibitions_won[p]],
-                "permits_used": [SITES[s] for s in range(N_SITES) if self.permits_used[p] >> s & 1],
+                "time": self._ints[p * _STRIDE + _TIME],
+                "arrival": self._ints[p * _STRIDE + _ARRIVAL],
+                "place": PLACES[self._ints[p * _STRIDE + _PLACE]],
+                "cards": [CARD_IDS[c] for c in self._held[p * 3 + _CARDS]],
+                "tokens": [f"{SITES[t >> 5]}/{token_name(t & 31)}" for t in self._held[p * 3 + _TOKENS]],
+                "exhibitions": [CARD_IDS[c] for c in self._held[p * 3 + _WON]],
+                "permits_used": [SITES[s] for s in range(N_SITES) if self._ints[p * _STRIDE + _PERMITS_USED] >> s & 1],
             } for p in range(self.players)],
             "display": [CARD_IDS[c] if c >= 0 else None for c in self.display],
             "exhibitions": [CARD_IDS[c] if c >= 0 else None for c in self.exhibition_slots],
@@ -1018,7 +1091,7 @@ class ThebesState(State):
             "stack3": [CARD_IDS[c] for c in self.stack3],
             "stack3_used": self.stack3_used,
             "discard": [CARD_IDS[c] for c in self.discard],
-            "bags": {SITES[s]: [token_name(t) for t in self.bags[s]] for s in range(N_SITES)},
+            "bags": {SITES[s]: [token_name(t) for t in self._held[s]] for s in range(N_SITES)},
             "first_dig_bonus": [SITES[s] for s in range(N_SITES) if self.first_dig_bonus >> s & 1],
             "exchange_run": {"seat": self.exchange_run_seat, "count": self.exchange_run_count},
             "arrivals": self.arrivals,
@@ -1046,7 +1119,8 @@ class ThebesState(State):
             st.stack3 = [CARD_INDEX[c] for c in data["stack3"]]
             st.stack3_used = bool(data["stack3_used"])
             st.discard = [CARD_INDEX[c] for c in data["discard"]]
-            st.bags = [tuple(sorted(parse_token(t) for t in data["bags"][s])) for s in SITES]
+            for s, site in enumerate(SITES):
+                st._held[s] = tuple(sorted(parse_token(t) for t in data["bags"][site]))
             st.first_dig_bonus = sum(1 << SITE_INDEX[s] for s in set(data["first_dig_bonus"]))
             st.exchange_run_seat = int(data["exchange_run"]["seat"])
             st.exchange_run_count = int(data["exchange_run"]["count"])
@@ -1062,11 +1136,11 @@ class ThebesState(State):
 
     def _load_seat(self, p: int, seat: dict[str, Any]) -> None:
         """One seat of a `to_json()` document (raises KeyError, TypeError, ValueError when malformed)."""
-        self.time[p] = int(seat["time"])
-        if not EARLIEST_TIME <= self.time[p] <= END_TIME:
-            raise ValueError(f"seat {p}: time {self.time[p]} outside {EARLIEST_TIME}..{END_TIME}")
-        self.arrival[p] = int(seat["arrival"])
-        self.place[p] = PLACE_INDEX[seat["place"]]
+        self._ints[p * _STRIDE + _TIME] = int(seat["time"])
+        if not EARLIEST_TIME <= self._ints[p * _STRIDE + _TIME] <= END_TIME:
+            raise ValueError(f"seat {p}: time {self._ints[p * _STRIDE + _TIME]} outside {EARLIEST_TIME}..{END_TIME}")
+        self._ints[p * _STRIDE + _ARRIVAL] = int(seat["arrival"])
+        self._ints[p * _STRIDE + _PLACE] = PLACE_INDEX[seat["place"]]
         for cid in seat["cards"]:
             c = CARD_INDEX[cid]
             if CARD_KIND[c] == K_EXHIBITION:
@@ -1077,9 +1151,9 @@ class ThebesState(State):
             self._gain_token(p, SITE_INDEX[site], parse_token(name))
         for cid in seat["exhibitions"]:
             c = CARD_INDEX[cid]
-            self.exhibitions_won[p] = self.exhibitions_won[p] + (c,)
-            self.exhibition_points[p] += CARD_VALUE[c]
-        self.permits_used[p] = sum(1 << SITE_INDEX[s] for s in set(seat["permits_used"]))
+            self._held[p * 3 + _WON] = self._held[p * 3 + _WON] + (c,)
+            self._ints[p * _STRIDE + _EXHIBITION_POINTS] += CARD_VALUE[c]
+        self._ints[p * _STRIDE + _PERMITS_USED] = sum(1 << SITE_INDEX[s] for s in set(seat["permits_used"]))
 
     # --------------------------------------------------------------------------------------------- checks
     def card_locations(self) -> dict[str, list[int]]:
@@ -1092,7 +1166,7 @@ class ThebesState(State):
 
     def site_tokens(self, site: int) -> list[int]:
         """Every token of a site wherever it is (bag, players, the first-dig bonus on the board), sorted."""
-        tokens = list(self.bags[site])
+        tokens = list(self._held[site])
         tokens += [t & 31 for h in self.tokens for t in h if t >> 5 == site]
         if self.first_dig_bonus >> site & 1:
             tokens.append(BONUS_ARTIFACT_VALUE)

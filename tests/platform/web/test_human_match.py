@@ -86,3 +86,39 @@ def test_a_person_who_never_answers_loses_on_time_and_the_match_ends(celery_work
         assert not conn.exists(people.turn_key(match.pk, 0), people.answer_key(match.pk, 0))
     finally:
         conn.close()
+
+
+def test_a_resigned_persons_match_frees_the_worker_at_once_and_teardown_resigns_what_a_failed_test_left(
+        celery_worker, opponent, make_user):
+    """A person on a clock of minutes is asked, and resigns through the teardown's helper (what runs after every
+    worker test: a failed one cannot leave its match waiting on people's clocks): the bot finishes the game on
+    its own at once, the person's seat ranks last, the replay verifies, the worker is free for the next match."""
+    import time
+
+    from arena import replay as replays
+    from matches.models import Match
+    from matches.services import create_human_match
+    from tests.platform.conftest import resign_people_of_unfinished_matches
+
+    me = make_user("quits")
+    match = create_human_match(user=me, game="thebes", players=2, seat=0, opponents=[opponent.playing_version],
+                               clock={"decision_ms": 600_000, "bank_ms": 600_000})
+    c = client_of(me)
+    assert next_turn(c, match, running(match), None, 0, 240) is not None  # the worker waits on the person
+    assert resign_people_of_unfinished_matches() == 1
+    assert resign_people_of_unfinished_matches() == 0  # once
+    deadline = time.monotonic() + 240  # generous: far below the person's 20 minutes of clock, whatever the host
+    while running(match)() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED, match.status_reason
+    seat = match.result["seats"][0]
+    assert seat["disqualified"] and seat["rank"] == 2
+    assert [f["kind"] for f in seat["faults"]] == ["resigned", "disqualified"]
+    replays.verify(replays.load(match.replay_file))
+    page = c.get(f"/matches/{match.pk}/").content.decode()
+    assert "resigned" in page  # the seats table says what happened
+    # the worker is free: the next match of people is played
+    again = create_human_match(user=me, game="thebes", players=2, seat=0, opponents=[opponent.playing_version],
+                               clock={"decision_ms": 600_000, "bank_ms": 600_000})
+    assert next_turn(c, again, running(again), None, 0, 240) is not None

@@ -9,6 +9,7 @@
 // is out, the others play on; the GET answers 410 from then on (a page reopened says so).
 
 import { gettext, interpolate } from "../i18n.js";
+import { boardZoom } from "./zoom.js";
 
 // the fallback: the pushed turn normally arrives first
 const POLL_MS = 3000;
@@ -23,6 +24,10 @@ const TARGETS = {
   offer: (board, id) => [...board.querySelectorAll(".offer-card")].slice(Number(id) - 1, Number(id)),
 };
 const SVG = "http://www.w3.org/2000/svg";
+// On a narrow screen the board is zoomed to this many CSS px a board unit (its box scrolls to pan; zoom.js): the
+// smallest thing chosen on it, a Minos die (26 units, its button 32), is then a 44 px tap target (WCAG 2.5.5,
+// Apple's HIG). A board fitted to a 390 px phone would make it 12 px.
+const PLAY_SCALE = 1.4;
 const targetKey = (t) => (t ? `${t.kind}:${t.id}` : "");
 
 export function play(root) {
@@ -36,6 +41,15 @@ export function play(root) {
   const csrf = root.querySelector("input[name=csrfmiddlewaretoken]").value;
   const watchRoot = root.closest("[data-live-watch]") || document;
   const board = watchRoot.querySelector("[data-board]");
+  const wrap = board && board.closest(".viewer-board-wrap");
+  if (wrap) {
+    const zoom = document.createElement("button");
+    zoom.type = "button";
+    zoom.className = "viewer-zoom";
+    zoom.dataset.playZoom = "";
+    wrap.before(zoom);
+    boardZoom(wrap, zoom, board, gettext("Board"), { scale: PLAY_SCALE, follow: true });
+  }
   let current = null; // the decision shown
   // the last decision answered: a poll sent before the answer may still bring it back; it is never shown again
   let done = -1;
@@ -140,6 +154,7 @@ export function play(root) {
     }
     actions.replaceChildren(...parts);
     markTargets();
+    bringTargetsIntoView();
     const first = actions.querySelector("button");
     if (first && !root.contains(document.activeElement)) first.focus({ preventScroll: true });
     showClock();
@@ -186,6 +201,18 @@ export function play(root) {
     board.append(layer);
     board.dataset.role = board.getAttribute("role") || "img";
     board.setAttribute("role", "group"); // its things are buttons now, not one picture
+  }
+
+  // a zoomed board scrolls (only its own box, never the page) to show the first thing to choose on it
+  function bringTargetsIntoView() {
+    if (!wrap || !wrap.classList.contains("zoomed")) return;
+    const first = board.querySelector("[data-play-target]");
+    if (!first) return;
+    const r = first.getBoundingClientRect();
+    const w = wrap.getBoundingClientRect();
+    if (r.left < w.left || r.right > w.right || r.top < w.top || r.bottom > w.bottom) {
+      wrap.scrollBy({ left: r.left - w.left - 16, top: r.top - w.top - 40 }); // (its heading above it in view)
+    }
   }
 
   function pick(k) {

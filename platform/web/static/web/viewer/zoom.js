@@ -17,10 +17,13 @@ function remember(value) {
   try { localStorage.setItem(KEY, value); } catch { /* private mode: the choice lasts for this page */ }
 }
 
-// `name`: what the zoomed box is called to screen readers (a page with two boards needs two names).
-export function boardZoom(wrap, button, board, name = gettext("Board")) {
+// `name`: what the zoomed box is called to screen readers (a page with two boards needs two names). `scale`:
+// CSS pixels per board unit when zoomed (the playing surface zooms further: its things are tap targets);
+// `follow`: the zoom follows the box's width (zoomed when it turns narrow, fitted when it turns wide) until the
+// reader chooses with the button.
+export function boardZoom(wrap, button, board, name = gettext("Board"), { scale = 1, follow = false } = {}) {
   if (!wrap || !button || !board) return { refresh() {} };
-  const width = () => (board.viewBox && board.viewBox.baseVal && board.viewBox.baseVal.width) || 1000;
+  const width = () => ((board.viewBox && board.viewBox.baseVal && board.viewBox.baseVal.width) || 1000) * scale;
   const set = (zoomed) => {
     wrap.classList.toggle("zoomed", zoomed);
     wrap.style.setProperty("--board-w", `${width()}px`);
@@ -36,14 +39,18 @@ export function boardZoom(wrap, button, board, name = gettext("Board")) {
       wrap.removeAttribute("tabindex");
     }
   };
-  const narrow = () => wrap.clientWidth > 0 && wrap.clientWidth < width() * READABLE;
+  const narrow = () => wrap.clientWidth > 0 && wrap.clientWidth < width() / scale * READABLE;
+  let chosen = false; // the reader pressed the button on this page
   const refresh = () => {
+    const zoomed = wrap.classList.contains("zoomed");
+    if (follow && !chosen && narrow() !== zoomed && (zoomed || remembered() !== "fit")) set(!zoomed);
     const offer = narrow() || wrap.classList.contains("zoomed") && wrap.clientWidth < width();
     button.hidden = !offer;
     if (!offer && wrap.classList.contains("zoomed")) set(false);
   };
   button.addEventListener("click", () => {
     const zoomed = !wrap.classList.contains("zoomed");
+    chosen = true;
     set(zoomed);
     remember(zoomed ? "zoom" : "fit");
   });
