@@ -106,6 +106,9 @@ TEMPLATES: dict[str, str] = {
     "disqualified.crashed": N_("crashed"),
     "disqualified.faults": N_("more than %(faults)s faults"),
     "disqualified.broken_package": N_("broken bot package"),
+    "disqualified.resigned": N_("resigned"),
+    # a person gave up their seat (arena.match.person)
+    "resigned.person": N_("the person resigned"),
     # why the platform suspended a version (platform/matches/suspension.py)
     "suspension.faulted": N_("faulted in %(bad)s of its last %(recent)s matches (%(kinds)s); the faults are shown on "
                              "those matches' pages, most recent match %(match)s (/matches/%(match)s/). Upload a fixed "

@@ -2,12 +2,15 @@
 publishing costs the match's worker per decision (matches.live.Broadcast: the public view and each seat's own,
 as JSON, into Redis streams).
 
-    python bench/live_latency.py [--games 3] [--redis redis://127.0.0.1:6379/0] [--no-story]
+    python bench/live_latency.py [--games 3] [--redis redis://127.0.0.1:6379/0] [--no-story] [--pace-ms 0]
 
 Plays random Thebes 4p and Minos 4p games in-process, publishing each decision as the match task does, while a
 reader thread blocks on the public stream as `web.watch` does; prints the median and p95 of (a) the publisher's
 cost per decision (with the live narration: the worker's copy of the game redacts, plays and tells each
-decision in three languages; `--no-story` without it) and (b) the latency from the start of publishing a decision to the reader holding it.
+decision in three languages on its writer's thread; `--no-story` without it) and (b) the latency from the start
+of publishing a decision to the reader holding it. `--pace-ms` waits that long before each decision, as a match
+waits for its bots (~1-2 ms a decision through the sandbox): without it the games go at the engine's pace, far
+faster than any match, and the telling (on the writer's thread) falls behind — (b) then measures that queue.
 Not measured here: the browser's side (EventSource → drawing) and many watchers at once (see platform/README).
 """
 
@@ -36,6 +39,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--no-story", action="store_true", help="publish without the live narration")
+    parser.add_argument("--pace-ms", type=float, default=0.0, help="a wait before each decision (a bot's time)")
     args = parser.parse_args()
 
     from django.conf import settings
@@ -73,6 +77,8 @@ def main() -> None:
             pick = random.Random(g)
             i = 0
             while not state.is_terminal():
+                if args.pace_ms:
+                    time.sleep(args.pace_ms / 1000)
                 seat = state.current_player()
                 action = pick.choice(state.legal_actions())
                 events = state.apply(action)

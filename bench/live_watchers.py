@@ -1,20 +1,25 @@
 """Many live watchers on one web process: what they cost ordinary pages, and how fast each decision reaches them.
 
-    python bench/live_watchers.py [--watchers 200] [--threads 256] [--pages 120] [--rate 5]
-                                  [--before main] [--browser]
+    python bench/live_watchers.py [--watchers 200] [--threads 256] [--pages 120] [--rate 5] [--rounds 3]
+                                  [--before REV ...] [--browser]
 
 Runs gunicorn as docker-compose does (gthread), one process, against a PostgreSQL database of its own
-(`bench_live`) and the machine's Redis; publishes a random Minos game on a running match's live stream as the
-worker does (`matches.live.Broadcast`, narration included) at `--rate` decisions a second; then
+(`bench_live`) and the machine's Redis (at the ordinary priority even when the bench, the load, runs under
+`nice`); publishes random Minos games on a running match's live stream as the worker does
+(`matches.live.Broadcast`, narration included) at `--rate` decisions a second, a match of its own each round;
+then, in `--rounds` rounds:
 1. times `--pages` requests of an ordinary page (the home page, which queries the database) with no watcher and
-   as many with `--watchers` watchers holding the match's event stream open, in `--rounds` turns (the host's
-   own swings fall on both): the ratio is the slowdown watchers cause;
-2. measures, for each watcher, each decision's delay from the moment the worker publishes it to its bytes arriving
+   as many with `--watchers` watchers holding the match's event stream open, in turns (the host's own swings
+   fall on both): the ratio is the slowdown watchers cause;
+2. measures the CPU time (user + system) the web process spends on the watchers over `--quiet` seconds with no
+   page asked, once every watcher caught up: per second, and per frame a watcher received (a CPU time: the
+   host's load changes it far less than the pages' times);
+3. measures, for each watcher, each decision's delay from the moment the worker publishes it to its bytes arriving
    at the watcher (server side: Redis, the process's reader, the event stream, the socket): median and p95;
-3. with `--browser`, the delay to a headless Chromium showing it (watch.js draws the frame: end to end);
-4. asks for one stream more than the process's cap (`ARENA_LIVE_STREAMS`): it must get 503 with Retry-After.
-With `--before REV` it runs the same against the platform as it was at git revision REV (its web code, this
-checkout's engines) first: the before/after figures of one run.
+4. with `--browser`, the delay to a headless Chromium showing it (watch.js draws the frame: end to end);
+5. asks for one stream more than the process's cap (`ARENA_LIVE_STREAMS`): it must get 503 with Retry-After.
+With `--before REV` (repeatable) the platform as it was at git revision REV (its web code, this checkout's
+engines) is served beside this one, and every round measures each in turn: before/after figures of one run.
 """
 
 from __future__ import annotations
@@ -72,6 +77,14 @@ def make_match() -> int:
     return int(match.pk)
 
 
+def _unniced() -> None:
+    """The server at the ordinary priority when the bench (its load) runs under `nice` (root may raise it back)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, 0)
+    except OSError:
+        pass
+
+
 class Server:
     """gunicorn (gthread, one process) serving the platform from `platform_dir` (its static files collected first,
     as the image does)."""
@@ -85,7 +98,7 @@ class Server:
              f"127.0.0.1:{self.port}", "--workers", "1", "--worker-class", "gthread", "--threads", str(threads),
              "--timeout", "300", "--log-level", "warning", "arena_site.wsgi"],
             env={**env, "ARENA_LIVE_STREAMS": str(cap), "PYTHONPATH": str(ROOT)},
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True, preexec_fn=_unniced)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -119,13 +132,20 @@ class Publisher(threading.Thread):
         from arena import games
         from matches import live
 
-        state = games.load("minos", players=2).new_state(random.randrange(1 << 30))
+        game = games.load("minos", players=2)
+        state = game.new_state(random.randrange(1 << 30))
         out = live.Broadcast(self.match_id, names=["bench-live-0 v1", "bench-live-1 v1"])
         self.sent[0] = time.time()
         out.start(state)
         rng = random.Random(1)
         i = 0
-        while not self.stop.is_set() and not state.is_terminal():
+        while not self.stop.is_set():
+            if state.is_terminal():
+                # the next game on the same stream, its decisions numbered on (the watchers stay; a game lasts
+                # ~50 s at 5 a second, the rounds longer): the copy the narration keeps starts again from it
+                state = game.new_state(random.randrange(1 << 30))
+                out._mirror, out.to_move = state.clone(), state.current_player()
+                out._last.clear()
             time.sleep(1 / self.rate)
             seat = state.current_player()
             action = rng.choice(state.legal_actions())
@@ -245,69 +265,128 @@ def db_connections() -> int:
     return n
 
 
-def run(label: str, platform_dir: Path, args: argparse.Namespace, env: dict[str, str]) -> dict[str, float]:
-    match_id = make_match()
-    server = Server(platform_dir, args.threads, args.watchers + 1, env)  # one more: the browser's, then a probe
-    publisher = Publisher(match_id, args.rate)
+def server_cpu(server: Server) -> float:
+    """CPU seconds (user + system) the server's worker process used so far."""
+    workers = subprocess.run(["pgrep", "-P", str(server.proc.pid)], capture_output=True, text=True).stdout.split()
+    total = 0.0
+    for pid in workers:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+class Measured:
+    """One platform's figures over the rounds."""
+
+    def __init__(self, label: str, server: Server) -> None:
+        self.label, self.server = label, server
+        self.alone: list[float] = []
+        self.crowded: list[float] = []
+        self.delays: list[float] = []
+        self.drawn: list[float] = []
+        self.statuses: list[int] = []
+        self.cpu_s = 0.0  # the web process's CPU over the quiet windows with the watchers on ...
+        self.quiet_s = 0.0  # ... their length ...
+        self.delivered = 0  # ... and the frames that reached the watchers meanwhile
+        self.connections = 0
+        self.one_more = 0
+
+
+def run(platforms: list[tuple[str, Path]], args: argparse.Namespace, env: dict[str, str]) -> dict[str, dict]:
+    """Every platform served at once, measured in turns within each round (the busy host's swings fall on all)."""
+    measured: list[Measured] = []
+    publisher: Publisher | None = None
     watchers: Watchers | None = None
     try:
-        time_pages(server.port, 5)  # warm-up
-        publisher.start()
-        # alone and crowded in turns (`--rounds`): the busy host's own swings fall on both alike
-        alone: list[float] = []
-        crowded: list[float] = []
-        delays: list[float] = []
-        drawn: list[float] = []
-        statuses: list[int] = []
-        connections = 0
+        for label, platform_dir in platforms:  # one more stream than the watchers: the browser's, then a probe
+            measured.append(Measured(label, Server(platform_dir, args.threads, args.watchers + 1, env)))
+        for m in measured:
+            time_pages(m.server.port, 5)  # warm-up
         block = max(1, args.pages // args.rounds)
         for r in range(args.rounds):
-            alone += time_pages(server.port, block)
-            watchers = Watchers(server.port, match_id, args.watchers)
-            watchers.start()
-            time.sleep(args.watchers * 0.005 + 2)
-            if r == 0 and args.browser:  # (before the game being published ends: a Minos game is ~250 decisions)
-                drawn = browser_delays(server.port, match_id, publisher, 12)
-            crowded += time_pages(server.port, block)
-            connections = max(connections, db_connections())
-            if r == args.rounds - 1:
-                extra = Watchers(server.port, match_id, 3, pause_s=0.5)  # up to the cap, and more
-                extra.start()
-                time.sleep(4)
-                extra.stop.set()
-                extra.join(5)
-            watchers.stop.set()
-            watchers.join(5)
-            # the decisions published once a watcher was connected (those before reach it at once: its catch-up)
-            delays += [(t - publisher.sent[i]) * 1000 for got, since in zip(watchers.got, watchers.connected)
-                       for i, t in got.items() if i in publisher.sent and publisher.sent[i] > since + 1]
-            statuses += watchers.status
-            time.sleep(3)  # (a closed stream is let go at its next write)
-        ok = sum(1 for status in statuses if status == 200) // args.rounds
-        out = {"pages_alone_p50": statistics.median(alone), "pages_alone_p95": pct(alone, 0.95),
-               "pages_crowded_p50": statistics.median(crowded), "pages_crowded_p95": pct(crowded, 0.95),
-               "watchers_ok": ok, "delay_p50": pct(delays, 0.5), "delay_p95": pct(delays, 0.95),
-               "one_more_status": extra.status[-1], "db_connections": connections}
-        if drawn:
-            out |= {"browser_p50": pct(drawn, 0.5) * 1000, "browser_p95": pct(drawn, 0.95) * 1000}
-        print(f"[{label}] pages alone p50 {out['pages_alone_p50']:.1f} ms p95 {out['pages_alone_p95']:.1f} ms; "
-              f"with {ok}/{args.watchers} watchers p50 {out['pages_crowded_p50']:.1f} ms p95 "
-              f"{out['pages_crowded_p95']:.1f} ms (× {out['pages_crowded_p50'] / out['pages_alone_p50']:.2f} p50, "
-              f"× {out['pages_crowded_p95'] / out['pages_alone_p95']:.2f} p95)")
-        print(f"[{label}] decision → watcher: p50 {out['delay_p50']:.0f} ms, p95 {out['delay_p95']:.0f} ms over "
-              f"{len(delays)} deliveries; one stream over the cap: HTTP {extra.status[-1]}; "
-              f"database connections with the watchers on: {connections}")
-        if drawn:
-            print(f"[{label}] decision → Chromium drawing it: p50 {out['browser_p50']:.0f} ms, p95 "
-                  f"{out['browser_p95']:.0f} ms over {len(drawn)} frames")
-        return out
+            # a match of its own each round: what a newcomer catches up on stays a match's length
+            match_id = make_match()
+            publisher = Publisher(match_id, args.rate)
+            publisher.start()
+            for m in (measured if r % 2 == 0 else measured[::-1]):
+                port = m.server.port
+                m.alone += time_pages(port, block)
+                watchers = Watchers(port, match_id, args.watchers)
+                watchers.start()
+                time.sleep(args.watchers * 0.005 + 2)
+                caught_up = time.monotonic() + 30  # each has what was published before it came
+                while time.monotonic() < caught_up and any(
+                        max(got, default=-1) < max(publisher.sent) - 2 for got in watchers.got):
+                    time.sleep(0.2)
+                # the watchers alone, no page asked: what they cost the process (a CPU time: the host's load
+                # slows it little)
+                cpu, t0 = server_cpu(m.server), time.time()
+                time.sleep(args.quiet)
+                m.cpu_s += server_cpu(m.server) - cpu
+                m.quiet_s += time.time() - t0
+                m.delivered += sum(1 for got in watchers.got for i, t in got.items()
+                                   if t0 <= t < t0 + args.quiet and publisher.sent.get(i, 0) >= t0 - 0.5)
+                if r == 0 and args.browser:
+                    m.drawn = browser_delays(port, match_id, publisher, 12)
+                m.crowded += time_pages(port, block)
+                m.connections = max(m.connections, db_connections())
+                if r == args.rounds - 1:
+                    extra = Watchers(port, match_id, 3, pause_s=0.5)  # up to the cap, and more
+                    extra.start()
+                    time.sleep(4)
+                    extra.stop.set()
+                    extra.join(5)
+                    m.one_more = extra.status[-1]
+                watchers.stop.set()
+                watchers.join(5)
+                # the decisions published once a watcher was connected (those before reach it at once: its catch-up)
+                m.delays += [(t - publisher.sent[i]) * 1000 for got, since in zip(watchers.got, watchers.connected)
+                             for i, t in got.items() if i in publisher.sent and publisher.sent[i] > since + 1]
+                m.statuses += watchers.status
+                time.sleep(3)  # (a closed stream is let go at its next write)
+            publisher.stop.set()
+            publisher.join(15)
+        results = {}
+        for m in measured:
+            ok = sum(1 for status in m.statuses if status == 200) // args.rounds
+            out = {"pages_alone_p50": statistics.median(m.alone), "pages_alone_p95": pct(m.alone, 0.95),
+                   "pages_crowded_p50": statistics.median(m.crowded), "pages_crowded_p95": pct(m.crowded, 0.95),
+                   "watchers_ok": ok, "delay_p50": pct(m.delays, 0.5), "delay_p95": pct(m.delays, 0.95),
+                   "one_more_status": m.one_more, "db_connections": m.connections,
+                   "watchers_cpu_ms_per_s": 1000 * m.cpu_s / max(m.quiet_s, 1e-9),
+                   "cpu_us_per_delivery": 1e6 * m.cpu_s / max(m.delivered, 1)}
+            out["p50_ratio"] = out["pages_crowded_p50"] / out["pages_alone_p50"]
+            out["p95_ratio"] = out["pages_crowded_p95"] / out["pages_alone_p95"]
+            if m.drawn:
+                out |= {"browser_p50": pct(m.drawn, 0.5) * 1000, "browser_p95": pct(m.drawn, 0.95) * 1000}
+            label = m.label
+            print(f"[{label}] pages alone p50 {out['pages_alone_p50']:.1f} ms p95 {out['pages_alone_p95']:.1f} ms; "
+                  f"with {ok}/{args.watchers} watchers p50 {out['pages_crowded_p50']:.1f} ms p95 "
+                  f"{out['pages_crowded_p95']:.1f} ms (× {out['p50_ratio']:.2f} p50, × {out['p95_ratio']:.2f} p95)")
+            print(f"[{label}] the watchers' cost to the web process: {out['watchers_cpu_ms_per_s']:.0f} ms CPU a "
+                  f"second, {out['cpu_us_per_delivery']:.0f} µs a frame delivered ({m.delivered} frames over "
+                  f"{m.quiet_s:.0f} s without pages)")
+            print(f"[{label}] decision → watcher: p50 {out['delay_p50']:.0f} ms, p95 {out['delay_p95']:.0f} ms over "
+                  f"{len(m.delays)} deliveries; one stream over the cap: HTTP {m.one_more}; "
+                  f"database connections with the watchers on: {m.connections}")
+            if m.drawn:
+                print(f"[{label}] decision → Chromium drawing it: p50 {out['browser_p50']:.0f} ms, p95 "
+                      f"{out['browser_p95']:.0f} ms over {len(m.drawn)} frames")
+            results[label] = out
+        return results
     finally:
-        publisher.stop.set()
+        if publisher is not None:
+            publisher.stop.set()
         if watchers is not None:
             watchers.stop.set()
             watchers.join(5)
-        server.stop()
-        publisher.join(15)
+        for m in measured:
+            m.server.stop()
+        if publisher is not None:
+            publisher.join(15)
 
 
 def main() -> None:
@@ -317,7 +396,9 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=120)
     parser.add_argument("--rate", type=float, default=5.0)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--before", help="a git revision whose platform/ is measured first")
+    parser.add_argument("--quiet", type=float, default=4.0,
+                        help="seconds a round measures the watchers' CPU with no page asked")
+    parser.add_argument("--before", action="append", help="a git revision whose platform/ is measured beside")
     parser.add_argument("--browser", action="store_true")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     args = parser.parse_args()
@@ -327,15 +408,18 @@ def main() -> None:
     setup_django("bench_live")
     env = dict(os.environ) | {"DJANGO_SETTINGS_MODULE": "arena_site.settings",
                               "ARENA_VAR_DIR": tempfile.mkdtemp(prefix="bench-live-")}
-    results = {}
-    if args.before:
-        with tempfile.TemporaryDirectory() as tmp:
-            archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.before, "platform"], check=True,
+    with tempfile.TemporaryDirectory() as tmp:
+        platforms = []
+        for n, rev in enumerate(args.before or []):
+            folder = Path(tmp) / str(n)
+            folder.mkdir()
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "platform"], check=True,
                                      capture_output=True).stdout
-            subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
-            (Path(tmp) / "manage.py").write_text((ROOT / "manage.py").read_text())
-            results["before"] = run(f"before ({args.before})", Path(tmp) / "platform", args, env)
-    results["after"] = run("after", ROOT / "platform", args, env)
+            subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+            (folder / "manage.py").write_text((ROOT / "manage.py").read_text())
+            platforms.append((f"before ({rev})", folder / "platform"))
+        platforms.append(("after", ROOT / "platform"))
+        results = run(platforms, args, env)
     print(json.dumps(results, indent=1))
 
 

@@ -5,7 +5,8 @@ streams keep the entries in order with ids that a reader resumes from, so a brow
 `Last-Event-ID` gets every decision it missed, once); the web's event stream (`web.watch`) reads it. Each entry
 of this public stream holds only the spectator's view (`State.public_observation`: what every seat knows), the decision's index and
 the seat that decided, and the decision told for the log (`story`, in every language) with each seat's score
-for the chart (`scores`): told by the game's narrator from what a spectator may know of it
+for the chart (`scores`): told by the game's narrator, on the writer's thread (not the referee's), from what a
+spectator may know of it
 (`State.redact_decision` for viewer -1: a Minos decision secret until every seat committed is told as "chooses
 which cards to keep (hidden in this view)"), as the finished replay tells it from that view. The worker keeps a
 copy of the game (`Broadcast.recorded` is told each decision's record; the copy redacts it, then plays it) — never
@@ -28,6 +29,7 @@ import queue
 import threading
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import redis
@@ -77,6 +79,16 @@ def frame(decision: int, seat: int | None, state: Any, view: int | None = None) 
             "observation": state.public_observation() if view is None else state.observation(view)}
 
 
+@dataclass(frozen=True)
+class _Frames:
+    """The views of one decision (`index`) the referee's thread made, and its record, to be told and written."""
+
+    index: int
+    views: list[int | None]
+    frames: list[dict[str, Any]]
+    record: dict[str, Any] | None
+
+
 class Broadcast:
     """The live stream of one run of one match. `start(state)` with the initial state, `decided(i, state)` after
     each decision (the referee's `progress`), `end()` when the run is over."""
@@ -98,10 +110,11 @@ class Broadcast:
         self.players = 0
         self.wanted: frozenset[int] = self.always  # the seats whose own view someone watches (`wanted_key`)
         self._looked = 0.0
-        # the writes to Redis run on a thread of their own: the referee's thread only computes the views (the
-        # states change under it), never waits for the network (bench/live_latency.py)
-        self._outbox: queue.SimpleQueue[tuple[list[tuple[str, dict[str, str]]], Sequence[str]] | None] = \
-            queue.SimpleQueue()
+        # the telling and the writes to Redis run on a thread of their own, in order: the referee's thread only
+        # computes the views (the states change under it; the views are the state's copies), never tells a
+        # decision nor waits for the network (bench/live_latency.py)
+        self._outbox: queue.SimpleQueue[_Frames | tuple[list[tuple[str, dict[str, str]]], Sequence[str]] | None] \
+            = queue.SimpleQueue()
         self._writer = threading.Thread(target=self._write, name=f"live-{match_id}", daemon=True)
         self._writer.start()
 
@@ -127,7 +140,7 @@ class Broadcast:
                 for item in batch:
                     if item is None:
                         continue
-                    entries, expire = item
+                    entries, expire = (self._told(item), ()) if isinstance(item, _Frames) else item
                     for stream, fields in entries:
                         pipe.xadd(stream, fields, maxlen=MAX_ENTRIES, approximate=True)  # type: ignore[arg-type]
                     for stream in expire:
@@ -169,6 +182,12 @@ class Broadcast:
         frames = [frame(index, actor, state, view) for view in views]
         record = self._record[1] if self._record is not None and self._record[0] == index - 1 else None
         self._record = None
+        if self.redis is not None:
+            self._outbox.put(_Frames(index, views, frames, record))
+
+    def _told(self, item: _Frames) -> list[tuple[str, dict[str, str]]]:
+        """The writer's thread: the frames of `item` told (`_narrate`) and made stream entries."""
+        views, frames, record = item.views, item.frames, item.record
         if self._mirror is not None:
             try:
                 for view, f in zip(views, frames, strict=True):
@@ -179,7 +198,7 @@ class Broadcast:
                 log.exception("match %s: the live narration stopped", self.match_id)
                 self._mirror = None
         entries = [(self.key if view is None else key(self.match_id, view), f) for view, f in zip(views, frames)]
-        self._add([(stream, {"frame": json.dumps(f, separators=(",", ":"))}) for stream, f in entries])
+        return [(stream, {"frame": json.dumps(f, separators=(",", ":"))}) for stream, f in entries]
 
     def _narrate(self, view: int | None, published: dict[str, Any], record: dict[str, Any] | None) -> None:
         """Add to `published` (a frame of `view`: None is the spectators') its story in every language and each

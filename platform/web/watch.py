@@ -48,11 +48,8 @@ from web.play import in_words
 
 #: How long one connection streams before the browser resumes it.
 STREAM_S = 120.0
-#: How long a read waits for the next decision before a keep-alive line (proxies close silent connections).
-BLOCK_MS = 10_000
 #: What a browser told "too many live views here" waits before it asks again (503's Retry-After).
 RETRY_S = 10
-DONE = [Match.Status.FINISHED, Match.Status.FAILED, Match.Status.CANCELLED]
 _STREAM_ID = re.compile(r"^(0|\d{1,20}-\d{1,20})$")
 
 
@@ -102,8 +99,10 @@ def live_events(request, match_id: int):
     if not _STREAM_ID.match(after):
         return HttpResponseBadRequest(_("Last-Event-ID must be a stream id such as 1700000000000-0"),
                                       content_type="text/plain")
+    key = live.key(m.pk, seat)
     try:
-        subscribed = watchers.hub().subscribe(live.key(m.pk, seat), after)
+        subscribed = watchers.hub().subscribe(key, after, m.pk, live.wanted_key(m.pk, seat) if seat is not None
+                                              else None)
     except (redis.RedisError, OSError):
         subscribed = None
         busy = _("the live view is unavailable for now: try again in a moment")
@@ -130,23 +129,13 @@ def _release() -> None:
         db.connection.close()
 
 
-def _ended(match_id: int) -> bool:
-    try:
-        return Match.objects.filter(pk=match_id, status__in=DONE).exists()
-    finally:
-        _release()
-
-
 def _turn(match_id: int, game: str, seat: int, fields: dict[str, str], language: str) -> str | None:
     """A person's turn pushed on their seat's stream, in words (web.play.in_words), while it is still the
     decision asked (a resumed stream does not offer a turn already answered or timed out); else None."""
-    conn = live.client()
     try:
-        now = people.current(match_id, seat, conn)
+        now = people.current(match_id, seat, watchers.hub().redis())
     except (redis.RedisError, OSError):
         return None
-    finally:
-        conn.close()
     asked = json.loads(fields["turn"])
     if now is None or now.get("decision") != asked.get("decision"):
         return None
@@ -154,56 +143,41 @@ def _turn(match_id: int, game: str, seat: int, fields: dict[str, str], language:
         return json.dumps(in_words(asked, game, language), separators=(",", ":"))
 
 
-def _want(match_id: int, seat: int) -> None:
-    """Say seat `seat`'s own view is watched: the worker publishes it (live.wanted_key)."""
-    conn = live.client()
-    try:
-        conn.set(live.wanted_key(match_id, seat), "1", ex=live.WANTED_S)
-    except (redis.RedisError, OSError):
-        pass
-    finally:
-        conn.close()
-
-
 def _stream(match_id: int, game: str, seat: int | None, with_turns: bool,
-            subscribed: tuple[watchers.Watcher, list[tuple[str, dict[str, str]]]], language: str) -> Iterator[str]:
-    """The events of one connection: the entries missed, then each as the process's reader hands it over; a
-    person's seat (`with_turns`) also gets its turns."""
+            subscribed: tuple[watchers.Watcher, watchers.Delivery], language: str) -> Iterator[bytes]:
+    """The events of one connection: the entries missed, then each delivery of the process's reader as it comes
+    (the same bytes for every watcher of the stream); a person's seat (`with_turns`) also gets its turns. The
+    reader keeps it alive and says when the match is over (`web.watchers`)."""
     hub = watchers.hub()
-    watcher, missed = subscribed
-    last = "0"
+    watcher, delivery = subscribed
+    had = watcher.had
     deadline = time.monotonic() + STREAM_S
-    wanted = 0.0
-    yield "retry: 2000\n\n"
+    yield b"retry: 2000\n\n"
     try:
-        pending = list(missed)
-        while time.monotonic() < deadline:
-            if seat is not None and time.monotonic() - wanted > live.WANTED_S / 3:
-                wanted = time.monotonic()
-                _want(match_id, seat)
-            if not pending:
-                try:
-                    pending = [watcher.entries.get(timeout=BLOCK_MS / 1000)]
-                except queue.Empty:
-                    if _ended(match_id):
-                        yield _event("end", "{}")
-                        return
-                    yield ": keep-alive\n\n"
-                    continue
-            entry_id, fields = pending.pop(0)
-            if "lost" in fields:
-                yield ": the live view is unavailable for now\n\n"
-                return  # the browser tries again after `retry`
-            if not watchers._newer(entry_id, last):
-                continue
-            last = entry_id
-            if "end" in fields:
-                yield _event("end", "{}", entry_id)
+        while True:
+            if delivery.data is not None and had is None:
+                if delivery.data:
+                    yield delivery.data
+            else:  # a turn to tell this watcher, or entries it had already: one by one
+                for entry_id, fields in delivery.entries:
+                    if had is not None and not watchers.newer(entry_id, had):
+                        continue
+                    if "end" in fields:
+                        yield _event("end", "{}", entry_id).encode()
+                    elif "frame" in fields:
+                        yield _event("frame", fields["frame"], entry_id).encode()
+                    elif "turn" in fields and with_turns and seat is not None and (turn := _turn(
+                            match_id, game, seat, fields, language)):
+                        yield _event("turn", turn, entry_id).encode()
+                if had is not None and delivery.entries and watchers.newer(delivery.entries[-1][0], had):
+                    had = None
+                if delivery.data is not None and not delivery.entries:
+                    yield delivery.data  # a keep-alive, or the end found by the reader
+            if delivery.ended or delivery.lost or time.monotonic() >= deadline:
+                return  # (lost: the browser tries again after `retry`)
+            try:
+                delivery = watcher.deliveries.get(timeout=watchers.TICK_S * 3)
+            except queue.Empty:  # (the reader keeps every stream alive: this is a stuck reader's fallback)
                 return
-            if "turn" in fields:
-                if with_turns and seat is not None and (turn := _turn(match_id, game, seat, fields, language)):
-                    yield _event("turn", turn, entry_id)
-                continue
-            yield fields.get(watchers.SSE) or _event("frame", fields["frame"], entry_id)
     finally:
         hub.unsubscribe(watcher)

@@ -1,15 +1,22 @@
-"""The live streams' readers of one web process: one thread reads every watched match's stream from Redis (one
-XREAD over all of them) and hands each entry to the watchers of that stream, each on a queue of its own.
+"""The live streams' reader of one web process: one thread reads every watched match's stream from Redis (one
+XREAD over all of them) and hands what it read to the watchers of that stream, each on a queue of its own.
 
-A watcher per Redis connection (one blocking XREAD each) made 200 watchers cost ordinary pages several times
-their time (bench/live_watchers.py); with one reader a process, a watcher's thread only waits on its queue. A
-process serves at most `settings.ARENA_LIVE_STREAMS` streams at once (`subscribe` answers None beyond: the view
-answers 503 with Retry-After), so the threads it has keep serving pages.
+A watcher costs its process one thread that sleeps on its queue, and per delivery one wake-up and one socket
+write: the reader turns what one XREAD brought of a stream into one block of server-sent events, made once and
+handed as the same bytes to every watcher of that stream (`Delivery.data`); it reads again no sooner than
+`MIN_GAP_S` after a delivery, so a match played faster than that wakes its watchers at most 1/`MIN_GAP_S` times
+a second, however many decisions a second it makes. Every `TICK_S` the reader, not each watcher, does the slow
+chores: a keep-alive to the watchers of a stream that got nothing meanwhile (proxies close silent connections),
+one database query for whether those streams' matches ended without saying so on the stream (a lost worker's
+run: the watchers are told `end`), and renewing the "watched" marks of seats' own views (`live.wanted_key`).
+Measured in bench/live_watchers.py. A process serves at most `settings.ARENA_LIVE_STREAMS` streams at once
+(`subscribe` answers None beyond: the view answers 503 with Retry-After), so the threads it has keep serving
+pages.
 
 Order and resumption: `subscribe(stream, after)` registers the watcher at the reader's position `seen` in that
 stream (every entry after it reaches the watcher's queue), and returns the entries between `after` and `seen`,
-read once (XRANGE); the caller yields those first, then its queue's, skipping any it already gave (ids only
-grow). A stream nobody watches any more is dropped from the reader's XREAD.
+read once (XRANGE), as the first delivery; a browser ahead of this process's reader (`after` beyond `seen`: it
+came from another process) is not given again what it had (`Watcher.had`).
 """
 
 from __future__ import annotations
@@ -17,7 +24,8 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,12 +38,12 @@ log = logging.getLogger("arena.platform")
 
 #: How long the reader's XREAD blocks (a stream watched for the first time waits at most this for its next entry).
 BLOCK_MS = 200
-#: A marker put on every queue when the reader lost Redis: the watchers end their response (the browser resumes).
-LOST: tuple[str, dict[str, str]] = ("", {"lost": "1"})
+#: The least time between two deliveries of the reader: what a fast match's decisions are gathered over.
+MIN_GAP_S = 0.05
+#: How often the reader keeps idle streams alive, looks whether their matches ended, renews the seats' marks.
+TICK_S = 10.0
 
-
-#: The key of an entry's fields under which the reader puts the entry's server-sent event, ready to send.
-SSE = "_sse"
+Entry = tuple[str, dict[str, str]]
 
 
 def sse(name: str, data: str, entry_id: str | None = None) -> str:
@@ -44,15 +52,58 @@ def sse(name: str, data: str, entry_id: str | None = None) -> str:
     return f"{head}event: {name}\ndata: {data}\n\n"
 
 
+@dataclass(frozen=True)
+class Delivery:
+    """What a stream's watchers are handed at once: `entries` read in one go (ids growing), and `data`, their
+    server-sent events as one block of bytes shared by every watcher — None when an entry needs each watcher's
+    own work (a person's turn: `web.watch`). `ended`: the stream is over (its `end`, or the match found over);
+    `lost`: the reader lost Redis (the watcher ends its response; the browser resumes)."""
+
+    entries: tuple[Entry, ...] = ()
+    data: bytes | None = b""
+    ended: bool = False
+    lost: bool = False
+
+    @classmethod
+    def of(cls, entries: Iterable[tuple[bytes | str, dict[Any, Any]]]) -> Delivery:
+        """The delivery of stream entries as Redis gives them (ids and fields in bytes) or decoded."""
+        told: list[Entry] = []
+        blocks: list[bytes] | None = []
+        ended = False
+        for raw_id, fields in entries:
+            entry_id = raw_id.decode() if isinstance(raw_id, bytes) else raw_id
+            plain = {(k.decode() if isinstance(k, bytes) else k): (v.decode() if isinstance(v, bytes) else v)
+                     for k, v in fields.items()}
+            told.append((entry_id, plain))
+            if "frame" in plain and blocks is not None:
+                blocks.append(sse("frame", plain["frame"], entry_id).encode())
+            elif "end" in plain:
+                ended = True
+                if blocks is not None:
+                    blocks.append(sse("end", "{}", entry_id).encode())
+                break  # (a re-run's entries after an end are not this run's)
+            elif blocks is not None:
+                blocks = None  # a turn: each watcher's own
+        return cls(tuple(told), b"".join(blocks) if blocks is not None else None, ended)
+
+
+KEEP_ALIVE = Delivery(data=b": keep-alive\n\n")
+LOST = Delivery(data=b": the live view is unavailable for now\n\n", lost=True)
+ENDED = Delivery(data=sse("end", "{}").encode(), ended=True)
+
+
 @dataclass(eq=False)
 class Watcher:
-    """One watcher of one stream: its entries arrive on `entries` ((id, fields), or `LOST`)."""
+    """One watcher of one stream: its deliveries arrive on `deliveries`. `had`: the id of the last entry the
+    browser already had, when that is beyond what the reader had read (None otherwise): entries up to it are
+    not sent again."""
 
     stream: str
-    entries: queue.SimpleQueue[tuple[str, dict[str, str]]] = field(default_factory=queue.SimpleQueue)
+    had: str | None = None
+    deliveries: queue.SimpleQueue[Delivery] = field(default_factory=queue.SimpleQueue)
 
 
-def _newer(a: str, b: str) -> bool:
+def newer(a: str, b: str) -> bool:
     """Stream id `a` is after `b` (ids "ms-seq"; "0" is before every entry)."""
     def parts(x: str) -> tuple[int, int]:
         ms, _, seq = x.partition("-")
@@ -60,111 +111,182 @@ def _newer(a: str, b: str) -> bool:
     return parts(a) > parts(b)
 
 
-class Hub:
-    """The reader of one process (`hub()`); `connect` makes its Redis connections."""
+def ended_matches(match_ids: set[int]) -> set[int]:
+    """Of `match_ids`, those over (the reader's thread: its database connection is closed after)."""
+    from django import db
 
-    def __init__(self, limit: int, connect: Callable[[float | None], redis.Redis] = live.client) -> None:
+    from matches.models import Match
+
+    try:
+        return set(Match.objects.filter(pk__in=match_ids, status__in=[
+            Match.Status.FINISHED, Match.Status.FAILED, Match.Status.CANCELLED]).values_list("pk", flat=True))
+    finally:
+        db.connection.close()
+
+
+@dataclass
+class _Stream:
+    """The reader's state of one watched stream."""
+
+    match_id: int
+    seen: str  # the id of the last entry handed out
+    wanted: str | None  # the mark to renew while it is watched (a seat's own view), if any
+    watchers: set[Watcher] = field(default_factory=set)
+    fed: float = field(default_factory=time.monotonic)  # when its watchers were last handed something
+
+
+class Hub:
+    """The reader of one process (`hub()`); `connect` makes its Redis connections, `ended` says which matches
+    are over, `tick_s` is how often it does its chores (`TICK_S`)."""
+
+    def __init__(self, limit: int, connect: Callable[[float | None], redis.Redis] = live.client,
+                 ended: Callable[[set[int]], set[int]] = ended_matches, tick_s: float = TICK_S) -> None:
         self.limit = limit
+        self.tick_s = tick_s
         self._connect = connect
+        self._ended = ended
         self._lock = threading.Lock()
-        self._watchers: dict[str, set[Watcher]] = {}
-        self._seen: dict[str, str] = {}  # per stream, the id of the last entry handed out
+        self._streams: dict[str, _Stream] = {}
+        self._count = 0
         self._thread: threading.Thread | None = None
+        self._shared: redis.Redis | None = None
+
+    def redis(self) -> redis.Redis:
+        """The process's shared client (a pool of connections) for short commands: subscribing, a person's turn."""
+        with self._lock:
+            if self._shared is None:
+                self._shared = self._connect(live.TIMEOUT_S * 5)
+            return self._shared
 
     def count(self) -> int:
         with self._lock:
-            return sum(len(w) for w in self._watchers.values())
+            return self._count
 
-    def subscribe(self, stream: str, after: str) -> tuple[Watcher, list[tuple[str, dict[str, str]]]] | None:
-        """Watch `stream` from after id `after`: the watcher and the entries it missed; None when the process
-        serves `limit` streams already. Raises redis errors (the view answers that the view is unavailable)."""
-        conn = self._connect(live.TIMEOUT_S * 5)
+    def subscribe(self, stream: str, after: str, match_id: int, wanted: str | None = None
+                  ) -> tuple[Watcher, Delivery] | None:
+        """Watch `stream` (of match `match_id`) from after id `after`: the watcher and the delivery of the entries
+        it missed; None when the process serves `limit` streams already. `wanted`: a mark set now and renewed
+        while the stream is watched. Raises redis errors (the view answers that the view is unavailable)."""
+        conn = self.redis()
+        watcher: Watcher | None = None
+        with self._lock:
+            if self._count >= self.limit:
+                return None
+            known = self._streams[stream].seen if stream in self._streams else None
         try:
-            with self._lock:
-                if sum(len(w) for w in self._watchers.values()) >= self.limit:
-                    return None
-                known = self._seen.get(stream)
+            if wanted is not None:
+                conn.set(wanted, "1", ex=live.WANTED_S)
             if known is None:  # read by nobody yet: its newest entry is where the reader starts
                 newest: Any = conn.xrevrange(stream, count=1)
                 known = newest[0][0].decode() if newest else "0-0"
-            watcher = Watcher(stream)
             with self._lock:
-                if sum(len(w) for w in self._watchers.values()) >= self.limit:
+                if self._count >= self.limit:
                     return None
-                seen = self._seen.setdefault(stream, known)
-                self._watchers.setdefault(stream, set()).add(watcher)
+                state = self._streams.setdefault(stream, _Stream(match_id, known, wanted))
+                watcher = Watcher(stream, after if newer(after, state.seen) else None)
+                state.watchers.add(watcher)
+                self._count += 1
+                seen = state.seen
                 self._start()
-            missed: list[tuple[str, dict[str, str]]] = []
-            if _newer(seen, after):
-                got: Any = conn.xrange(stream, min=after if after != "0" else "-", max=seen)
-                missed = [(i.decode(), {k.decode(): v.decode() for k, v in f.items()}) for i, f in got
-                          if _newer(i.decode(), after)]
-            return watcher, missed
+            missed: Any = conn.xrange(stream, min=after if after != "0" else "-", max=seen) \
+                if newer(seen, after) else []
         except (redis.RedisError, OSError):
-            self.unsubscribe_quietly(stream)
+            if watcher is not None:  # (it will not be served: not counted either)
+                self.unsubscribe(watcher)
             raise
-        finally:
-            conn.close()
-
-    def unsubscribe_quietly(self, stream: str) -> None:
-        with self._lock:
-            if not self._watchers.get(stream):
-                self._watchers.pop(stream, None)
-                self._seen.pop(stream, None)
+        return watcher, Delivery.of((i, f) for i, f in missed if newer(i.decode(), after))
 
     def unsubscribe(self, watcher: Watcher) -> None:
         with self._lock:
-            mine = self._watchers.get(watcher.stream)
-            if mine is not None:
-                mine.discard(watcher)
-                if not mine:
-                    del self._watchers[watcher.stream]
-                    self._seen.pop(watcher.stream, None)
+            state = self._streams.get(watcher.stream)
+            if state is not None and watcher in state.watchers:
+                state.watchers.discard(watcher)
+                self._count -= 1
+                if not state.watchers:
+                    del self._streams[watcher.stream]
 
     def _start(self) -> None:  # under the lock
         if self._thread is None or not self._thread.is_alive():
             self._thread = threading.Thread(target=self._read, name="live-hub", daemon=True)
             self._thread.start()
 
+    def _hand(self, state: _Stream, delivery: Delivery) -> None:  # under the lock
+        state.fed = time.monotonic()
+        for w in state.watchers:
+            w.deliveries.put(delivery)
+
     def _read(self) -> None:
         conn: redis.Redis | None = None
-        while True:
-            with self._lock:
-                if not self._watchers:
-                    self._thread = None
-                    break
-                wanted = {stream: self._seen[stream] for stream in self._watchers}
-            try:
+        ticked = time.monotonic()
+        delivered = 0.0
+        try:
+            while True:
+                if time.monotonic() - ticked >= self.tick_s:
+                    ticked = time.monotonic()
+                    self._tick()
+                if (rest := delivered + MIN_GAP_S - time.monotonic()) > 0:
+                    time.sleep(rest)  # a fast match: what it publishes meanwhile is handed over at once
+                with self._lock:
+                    if not self._streams:
+                        break
+                    positions = {stream: state.seen for stream, state in self._streams.items()}
                 if conn is None:
                     conn = self._connect(BLOCK_MS / 1000 + live.TIMEOUT_S * 5)
-                got: Any = conn.xread(wanted, count=500, block=BLOCK_MS)  # type: ignore[arg-type]
-            except (redis.RedisError, OSError) as exc:
-                log.warning("live streams: Redis read failed (%s); the watchers resume", exc)
-                if conn is not None:
-                    conn.close()
-                conn = None
+                got: Any = conn.xread(positions, count=500, block=BLOCK_MS)  # type: ignore[arg-type]
+                if got:
+                    delivered = time.monotonic()
                 with self._lock:
-                    for watchers in self._watchers.values():
-                        for w in watchers:
-                            w.entries.put(LOST)
-                    self._watchers.clear()
-                    self._seen.clear()
-                    self._thread = None
-                break
+                    for raw_stream, entries in got or []:
+                        state = self._streams.get(raw_stream.decode())
+                        if state is None or not entries:
+                            continue
+                        delivery = Delivery.of(entries)
+                        state.seen = entries[-1][0].decode()
+                        self._hand(state, delivery)
+        except (redis.RedisError, OSError) as exc:
+            log.warning("live streams: Redis read failed (%s); the watchers resume", exc)
             with self._lock:
-                for raw_stream, entries in got or []:
-                    stream = raw_stream.decode()
-                    if stream not in self._watchers:
-                        continue
-                    for raw_id, fields in entries:
-                        entry = (raw_id.decode(), {k.decode(): v.decode() for k, v in fields.items()})
-                        if "frame" in entry[1]:  # the same bytes for every watcher: made once, here
-                            entry[1][SSE] = sse("frame", entry[1]["frame"], entry[0])
-                        self._seen[stream] = entry[0]
-                        for w in self._watchers[stream]:
-                            w.entries.put(entry)
-        if conn is not None:
-            conn.close()
+                for state in self._streams.values():
+                    for w in state.watchers:
+                        w.deliveries.put(LOST)
+                self._streams.clear()
+                self._count = 0
+        finally:
+            with self._lock:
+                self._thread = None
+                if self._streams:  # (watchers came while it was leaving)
+                    self._start()
+            if conn is not None:
+                conn.close()
+
+    def _tick(self) -> None:
+        """Keep the idle streams alive (or end those whose match is over) and renew the seats' marks."""
+        now = time.monotonic()
+        with self._lock:
+            idle = {stream: state.match_id for stream, state in self._streams.items()
+                    if now - state.fed >= self.tick_s}
+            marks = [state.wanted for state in self._streams.values() if state.wanted]
+        try:
+            over = self._ended(set(idle.values())) if idle else set()
+        except Exception:  # the database away: the streams go on (the browser resumes them at worst)
+            log.exception("live streams: could not look whether the watched matches ended")
+            over = set()
+        if marks:
+            pipe = self.redis().pipeline(transaction=False)
+            for mark in marks:
+                pipe.set(mark, "1", ex=live.WANTED_S)
+            pipe.execute()
+        with self._lock:
+            for stream, match_id in idle.items():
+                state = self._streams.get(stream)
+                if state is None:
+                    continue
+                if match_id in over:
+                    self._hand(state, ENDED)
+                    self._count -= len(state.watchers)
+                    del self._streams[stream]
+                else:
+                    self._hand(state, KEEP_ALIVE)
 
 
 _hub: Hub | None = None

@@ -194,3 +194,107 @@ def test_a_web_process_serves_at_most_its_cap_of_live_streams_then_says_when_to_
     resp = anon.get(f"/matches/{running.pk}/live/")
     assert resp.status_code == 200 and b"event: end" in b"".join(resp.streaming_content)
     assert hub.count() == 0  # a stream that ended is no longer counted
+
+
+def _deliveries(watcher, until, wait_s: float = 60.0) -> list:
+    """The deliveries `watcher` gets until `until(all so far)` holds (a generous, clock-independent bound)."""
+    import queue as queues
+
+    got: list = []
+    deadline = time.monotonic() + wait_s
+    while not until(got):
+        try:
+            got.append(watcher.deliveries.get(timeout=max(0.1, deadline - time.monotonic())))
+        except queues.Empty:
+            raise AssertionError(f"no delivery within {wait_s} s; had {got}") from None
+    return got
+
+
+def test_the_reader_hands_every_watcher_the_same_bytes_for_a_fast_matchs_decisions_in_order(running):
+    """A match publishing faster than the reader delivers: its watchers get the decisions gathered, in order,
+    each once, as one block of bytes made once and shared (no per-watcher work beyond writing it)."""
+    from matches import live
+    from web import watchers
+
+    hub = watchers.Hub(limit=10)
+    stream = live.key(running.pk)
+    first, missed_a = hub.subscribe(stream, "0", running.pk)
+    second, missed_b = hub.subscribe(stream, "0", running.pk)
+    assert missed_a.entries == missed_b.entries == ()
+    states, _ = broadcast_game(running.pk, seed=11, limit=60)  # as fast as the engine goes: far over 20 a second
+
+    def whole(got: list) -> bool:
+        return bool(got) and got[-1].ended
+
+    a, b = _deliveries(first, whole), _deliveries(second, whole)
+    assert len(a) == len(b) and all(x.data is y.data for x, y in zip(a, b, strict=True))  # shared, not copied
+    assert len(a) < len(states)  # gathered: fewer wake-ups than decisions
+    frames = [e for d in a for e in events_of(d.data.decode())]
+    assert [json.loads(f["data"])["index"] for f in frames if f["event"] == "frame"] == list(range(len(states)))
+    assert frames[-1]["event"] == "end"
+    ids = [f["id"] for f in frames]
+    assert ids == sorted(ids, key=lambda i: tuple(map(int, i.split("-")))) and len(set(ids)) == len(ids)
+    hub.unsubscribe(first)
+    hub.unsubscribe(second)
+    assert hub.count() == 0
+
+
+def test_a_browser_ahead_of_the_reader_is_not_sent_again_what_it_had(running):
+    """A browser resuming at an id this process's reader has not reached yet (it came from another process):
+    the deliveries that follow hold entries it had; its stream sends only what follows them."""
+    from matches import live
+    from web import watch, watchers
+
+    conn = live.client()
+    stream = live.key(running.pk)
+    ids = [conn.xadd(stream, {"frame": json.dumps({"index": i})}).decode() for i in range(9)]
+    end = conn.xadd(stream, {"end": "1"}).decode()
+    watcher = watchers.Watcher(stream, had=ids[3])  # as `Hub.subscribe` makes it when `after` is beyond its reader
+    entries = conn.xrange(stream)
+    watcher.deliveries.put(watchers.Delivery.of(entries[:5]))  # (the reader's deliveries: entries 0-4, then on)
+    watcher.deliveries.put(watchers.Delivery.of(entries[5:]))
+    body = b"".join(watch._stream(running.pk, "minos", None, False, (watcher, watchers.Delivery()), "en")).decode()
+    events = events_of(body)
+    assert [json.loads(e["data"])["index"] for e in events if e["event"] == "frame"] == [4, 5, 6, 7, 8]
+    assert [e["id"] for e in events] == [*ids[4:], end] and events[-1]["event"] == "end"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_reader_keeps_idle_streams_alive_renews_seat_marks_and_ends_a_match_over_without_saying_so():
+    """Every tick the reader (not each watcher) sends a keep-alive to a stream with nothing new, renews a watched
+    seat's mark, and tells the watchers `end` when the match is over in the database though its stream never
+    said so (a lost worker's run), with one query for all its streams."""
+    from matches import live
+    from matches.models import Match
+    from web import watchers
+
+    match = Match.objects.create(kind=Match.Kind.CHALLENGE, rated=False, game="minos", params={"players": 2},
+                                 seed=77, status=Match.Status.RUNNING)
+    conn = live.client()
+    asked: list[set[int]] = []
+
+    def ended(ids: set[int]) -> set[int]:
+        asked.append(set(ids))
+        return watchers.ended_matches(ids)
+
+    hub = watchers.Hub(limit=10, ended=ended, tick_s=0.3)
+    mark = live.wanted_key(match.pk, 0)
+    subscribed = hub.subscribe(live.key(match.pk, 0), "0", match.pk, wanted=mark)
+    public = hub.subscribe(live.key(match.pk), "0", match.pk)
+    assert subscribed is not None and public is not None and conn.get(mark) == b"1"
+    watcher = subscribed[0]
+    conn.delete(mark)
+    _deliveries(watcher, lambda got: len(got) >= 2)  # two ticks idle: keep-alives
+    assert all(d.data == watchers.KEEP_ALIVE.data and not d.ended for d in
+               _deliveries(watcher, lambda got: len(got) >= 1))
+    deadline = time.monotonic() + 60
+    while conn.get(mark) is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert conn.get(mark) == b"1" and 0 < conn.ttl(mark) <= live.WANTED_S  # renewed by the reader
+    assert asked and all(ids == {match.pk} for ids in asked)  # one query for both streams of the match
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FAILED)
+    for w in (watcher, public[0]):
+        got = _deliveries(w, lambda got: bool(got) and got[-1].ended)
+        assert b"event: end" in got[-1].data
+    assert hub.count() == 0
+    conn.delete(mark)

@@ -141,3 +141,43 @@ def test_two_people_set_and_join_a_table_in_two_browsers_and_play(celery_worker,
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED, match.status_reason
     assert not any(s.get("faults") for s in match.result["seats"][:2])
+
+
+def test_a_seated_person_leaves_an_open_table_from_its_page_and_the_creators_page_shows_the_seat_free(
+        browser, other_browser, live_server, axe_source, house, make_user):  # noqa: F811
+    """Bea takes a seat at Ann's 4-seat table (another still free), sees "Leave the table" on its page (Ann sees
+    "Cancel the table" only), leaves with the keyboard, lands on /play/ told her seat is free again; Ann's page
+    redraws the seat as free by itself; Ann can still cancel. Both table pages have no axe violation."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    from tables import services
+    from tables.models import Table, TableSeat
+
+    _, minos_bot = house
+    ann, bea = make_user("ann"), make_user("bea")
+    new = services.create(user=ann, game="minos", players=4, seat=0, others=[None, minos_bot.playing_version, None],
+                          clock={"decision_ms": 30_000, "bank_ms": 120_000})
+    ARTIFACTS.mkdir(exist_ok=True)
+    _log_in(browser, live_server, "ann")
+    _log_in(other_browser, live_server, "bea")
+    browser.get(f"{live_server.url}/tables/{new.table.pk}/")
+    assert not browser.find_elements(By.CSS_SELECTOR, "[data-table-leave]")  # the creator cancels instead
+    other_browser.get(f"{live_server.url}{new.invite_path}")
+    wait(other_browser, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-take-seat]"), 30)[0].click()
+    wait(other_browser, lambda d: d.current_url.endswith(f"/tables/{new.table.pk}/"), 30)
+    wait(browser, lambda d: "bea" in d.find_element(By.CSS_SELECTOR, "[data-table-seats]").text, 30)
+    leave = other_browser.find_element(By.CSS_SELECTOR, "[data-table-leave] button")
+    assert not other_browser.find_elements(By.XPATH, "//button[contains(., 'Cancel the table')]")
+    assert not violations(other_browser, axe_source)
+    shoot(other_browser, "table-leave")
+    other_browser.execute_script("arguments[0].focus()", leave)
+    leave.send_keys(Keys.ENTER)
+    wait(other_browser, lambda d: d.current_url.endswith("/play/"), 30)
+    assert "your seat is free again" in other_browser.find_element(By.CSS_SELECTOR, "[role=status] .messages").text
+    assert not TableSeat.objects.filter(person=bea).exists()
+    # Ann's page shows the seat free again (it polls the table's state)
+    wait(browser, lambda d: "bea" not in d.find_element(By.CSS_SELECTOR, "[data-table-seats]").text, 30)
+    assert not violations(browser, axe_source)
+    browser.find_element(By.XPATH, "//button[contains(., 'Cancel the table')]").click()
+    wait(browser, lambda d: Table.objects.get().status == Table.Status.CANCELLED, 30)

@@ -124,3 +124,58 @@ def test_people_who_leave_lose_on_time_and_the_match_ends(celery_worker, house, 
         assert not any(conn.exists(people.turn_key(match.pk, s), people.answer_key(match.pk, s)) for s in (0, 1))
     finally:
         conn.close()
+
+
+def test_at_a_table_one_person_resigns_the_other_plays_on_and_when_both_are_out_the_match_ends_at_once(
+        celery_worker, house, make_user):  # noqa: F811
+    """Bea resigns mid-game: she cannot resign Ann's seat, her seat is never asked again, Ann keeps being asked.
+    Then Ann resigns too: with no person left the bot finishes the game on substitutes at once (the people's clock
+    is of minutes). Both rank behind the bot; nothing is left in Redis."""
+    from matches import live, people
+    from matches.models import Match
+    from tests.platform.web.test_play_bridge import resign
+
+    _, minos_bot = house
+    ann, bea = make_user("ann"), make_user("bea")
+    match = set_and_fill(ann, bea, minos_bot, {"decision_ms": 600_000, "bank_ms": 600_000})
+    a, b = client_of(ann), client_of(bea)
+    rng = random.Random(7)
+    deadline = time.monotonic() + 300
+    answered_after = 0  # Ann's decisions answered after Bea resigned
+    bea_out = False
+    last = None
+    while answered_after < 3:
+        assert time.monotonic() < deadline and not done(match), "Ann was not asked after Bea resigned"
+        if not bea_out:
+            turn = b.get(f"/matches/{match.pk}/play/", {"seat": 1})
+            if turn.status_code == 200:  # asked: Bea resigns (and cannot resign Ann's seat)
+                assert resign(b, match, seat=0).status_code == 403
+                assert resign(b, match, seat=1).status_code == 200
+                bea_out = True
+        resp = a.get(f"/matches/{match.pk}/play/", {"seat": 0})
+        if resp.status_code == 200 and resp.json()["decision"] != last:
+            turn = resp.json()
+            assert post(a, match, seat=0, decision=turn["decision"],
+                        action=rng.choice(turn["legal"])["text"]).status_code == 200
+            last = turn["decision"]
+            answered_after += bea_out
+        time.sleep(0.05)
+    assert b.get(f"/matches/{match.pk}/play/", {"seat": 1}).status_code == 410  # told she resigned
+    assert resign(a, match, seat=0).status_code == 200
+    while not done(match):
+        assert time.monotonic() < deadline, "the match waited on the resigned people's clocks"
+        time.sleep(0.5)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED, match.status_reason
+    seats = match.result["seats"]
+    for seat in seats[:2]:
+        assert seat["disqualified"] and [f["kind"] for f in seat["faults"]] == ["resigned", "disqualified"]
+    resigned_at = {s: seats[s]["faults"][0]["decision"] for s in (0, 1)}
+    assert resigned_at[1] < resigned_at[0]
+    assert seats[2]["rank"] == 1 and sorted(s["rank"] for s in seats[:2]) == [2, 3]
+    conn = live.client()
+    try:
+        assert not any(conn.exists(people.turn_key(match.pk, s), people.answer_key(match.pk, s),
+                                   people.resign_key(match.pk, s)) for s in (0, 1))
+    finally:
+        conn.close()
