@@ -108,6 +108,8 @@ from arena.games.thebes.data import (
 )
 
 N_SITES: Final = len(SITES)
+#: token_name(t) of every token value (a dig's event names each token found)
+_TOKEN_NAMES: Final[tuple[str, ...]] = tuple(token_name(t) for t in range(SPECIALIZED_TOKEN0 + N_SITES))
 STATE_FORMAT: Final = "thebes-state"
 STATE_VERSION: Final = 1
 _EMPTY: Final = -1
@@ -644,9 +646,8 @@ class ThebesState(State):
                         flags = (permission | travel_flags | (F_RUMORS if rumor else 0)
                                  | (F_ASSISTANT if assistant else 0))
                         for shovel in range(shovel_choices):
-                            row = site_actions[flags | F_SHOVEL if shovel else flags]
-                            for w in range(first - 1, longest):  # (a slice would allocate a tuple)
-                                out.append(row[w])
+                            # one slice of the weeks that fit: a copy and an extend cost less than an append each
+                            out.extend(site_actions[flags | F_SHOVEL if shovel else flags][first - 1:longest])
 
     def illegal_reason(self, action: object) -> str | None:
         """Why `action` is not legal now, or None if it is. Agrees with `legal_actions()` on every action."""
@@ -987,7 +988,7 @@ class ThebesState(State):
             self._gain_token(p, s, token)
         if events is not None:
             events.append({"type": "tokens_drawn", "seat": p, "site": SITES[s], "drawn": draws,
-                           "found": [token_name(t) for t in found], "dirt": dirt})
+                           "found": [_TOKEN_NAMES[t] for t in found], "dirt": dirt})
         if self.first_dig_bonus >> s & 1:
             self.first_dig_bonus &= ~(1 << s)
             self._gain_token(p, s, BONUS_ARTIFACT_VALUE)
@@ -1011,11 +1012,11 @@ class ThebesState(State):
         """Draw up to `draws` tokens from the site's bag without replacement; dirt goes back after the last
         draw. Returns (the tokens found, in draw order; how many were dirt)."""
         bag = list(self._held[site])
-        below = self._own_rng().below
+        rng = self._own_rng()  # (a method called on it, not a bound method: compiled, a direct call)
         found = []
         dirt = 0
         for _ in range(draws if draws < len(bag) else len(bag)):
-            token = bag.pop(below(len(bag)))
+            token = bag.pop(rng.below(len(bag)))
             if token == DIRT:
                 dirt += 1
             else:
