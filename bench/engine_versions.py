@@ -11,6 +11,8 @@ changes hit all alike; the best figure of each counts. Figures:
 
 - `arena bench`'s random playouts (`arena.commands.bench.run`): games/s and µs per clone(), Thebes with four
   players and Minos with four (`--minos-players`);
+- µs per clone() plus the clone's first apply() (an action of a random game), best of 5 passes over positions of
+  30 random games: a clone that defers its copies to the first change is measured with what that change pays;
 - search rollouts per CPU second: the built-in search bot's own `SearchBot.rollout` (its rollout policy: Thebes to
   the end of the game, Minos its 40 decisions) on a clone of positions from random games (the clone counted, as
   the search pays it), the same positions and seeds for every engine.
@@ -47,10 +49,29 @@ out = {"engine": games.ENGINE}
 figures = bench.run(game_name, players, n_games, 1)
 out["games_per_second"] = figures["games_per_second"]
 out["clone_us"] = figures["clone_us"]
+# clone + the next apply, on positions of random games (what a rollout pays: a clone that defers copies until the
+# first change must not just move the cost)
+game = games.load(game_name, players=players)
+pick = random.Random(11)
+pairs = []
+for seed in range(30):
+    state = game.new_state(seed)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        action = legal[pick.randrange(len(legal))]
+        if pick.random() < 0.15:
+            pairs.append((state.clone(), action))
+        state.apply(action)
+best = float("inf")
+for _ in range(5):
+    started = time.process_time()
+    for state, action in pairs:
+        state.clone().apply(action)
+    best = min(best, time.process_time() - started)
+out["clone_apply_us"] = round(best / len(pairs) * 1e6, 3)
 bot = search.SearchBot(1.0)
 bot.start(arena_pb2.StartMatchRequest(game=game_name, params_json=json.dumps({"players": players}), seat=0,
                                       bot_seed=1))
-game = games.load(game_name, players=players)
 positions = []
 pick = random.Random(7)
 for seed in range(20):
@@ -71,6 +92,7 @@ print(json.dumps(out))
 """
 
 FIGURES = (("games_per_second", "random playouts, games/s", True), ("clone_us", "clone(), µs", False),
+           ("clone_apply_us", "clone() + apply(), µs", False),
            ("rollouts_per_cpu_second", "search rollouts per CPU s", True))
 ENGINES = (("old", "pure"), ("old", "compiled"), ("new", "pure"), ("new", "compiled"))
 

@@ -359,3 +359,25 @@ def test_built_in_bots_registered_by_the_platform_get_the_trusted_time_limit(mon
     monkeypatch.setenv("ARENA_TRUSTED_BUILD_TIMEOUT", "7200")
     services._build_builtin(tmp_path)
     assert seen["timeout"] == 7200
+
+
+def test_the_database_takes_every_connection_the_stack_may_hold():
+    """Each web thread keeps a connection (CONN_MAX_AGE), each Celery slot a task's and its heartbeat's: the sum,
+    with 10 more worker containers and PostgreSQL's 3 superuser connections, fits the db's max_connections
+    (PostgreSQL's default 100 did not: 3 x 64 web threads alone)."""
+    services = compose()["services"]
+    db = services["db"]["command"]
+    assert db[0] == "postgres"
+    max_connections = int(next(word.split("=", 1)[1] for word in db if word.startswith("max_connections=")))
+    web = services["web"]["command"]
+    web = web if isinstance(web, str) else " ".join(web)
+    processes, threads = (int(re.search(rf"--{flag} (\d+)", web)[1]) for flag in ("workers", "threads"))
+
+    def celery(name: str) -> int:
+        command = services[name]["command"]
+        concurrency = int(command[command.index("--concurrency") + 1])
+        return 2 * concurrency + 2
+
+    stack = processes * threads + sum(celery(name) for name in ("worker", "people", "notifier")) + 2 + 2  # beat, migrate
+    more_workers = 10 * celery("worker")
+    assert stack + more_workers + 3 <= max_connections, (stack, more_workers, max_connections)

@@ -4,6 +4,7 @@ decision that turns a seat's dice into track steps (DP-7)."""
 from __future__ import annotations
 
 import functools
+from typing import Final
 
 from arena.games.minos import data as D
 from arena.games.minos.position import MinosPosition
@@ -96,18 +97,34 @@ def auto_groups_apply(st: MinosPosition) -> bool:
     return False
 
 
+#: colour -> value -> row -> `draft:<colour><value>:<row>`, built once (the same string objects each time)
+_DRAFT_TEXT: Final = {c: [{r: f"draft:{c}{v}:{r}" for r in D.ROWS} for v in range(7)] for c in D.COLOURS}
+
+
 def legal_draft(st: MinosPosition) -> list[str]:
     """`draft:<colour><value>:<row>` once per distinct die face in the pool (two red 5s are one choice)."""
     rows = st._free_rows()
-    faces = dict.fromkeys(f"{c}{v}" for c, v in (st.dice[d] for d in st._pool()))
-    return [f"draft:{f}:{r}" for f in faces for r in rows]
+    if not rows:
+        return []
+    first = rows[0]
+    faces: dict[str, dict[str, str]] = {}  # by the face's first text, in pool order
+    owner = st.owner
+    for d, die in st.dice.items():
+        if d not in owner:
+            texts = _DRAFT_TEXT[die[0]][die[1]]
+            faces[texts[first]] = texts
+    return [texts[r] for texts in faces.values() for r in rows]
 
 
 def _pool_die(st: MinosPosition, face: str) -> str:
     """The pool die a `draft:` face such as `red5` takes: the first such die in id order (dice of one colour
     and value are interchangeable, so which one moves changes nothing but its id)."""
     colour, value = face[:-1], int(face[-1])
-    return next(d for d in st._pool() if st.dice[d][0] == colour and st.dice[d][1] == value)
+    owner = st.owner
+    for d, die in st.dice.items():
+        if d not in owner and die[0] == colour and die[1] == value:
+            return d
+    raise ValueError(f"no {face} die in the pool")
 
 
 def do_draft(st: MinosPosition, s: int, text: str) -> None:
@@ -116,14 +133,25 @@ def do_draft(st: MinosPosition, s: int, text: str) -> None:
     st.step_i += 1
 
 
+@functools.lru_cache(maxsize=4096)
+def _group_texts(dice: tuple, thr: int) -> tuple[str, ...]:
+    """The `groups:` action texts of `_group_options(dice, thr)`, in its order."""
+    return tuple(["groups:" + (",".join(t) if t else "none") for t in _group_options(dice, thr)])
+
+
+def _seat_dice(st: MinosPosition, s: int) -> tuple:
+    """The seat's placed dice as sorted (colour, value) pairs."""
+    return tuple(sorted(tuple(st.dice[d]) for d, o in st.owner.items() if o == s))
+
+
 def group_options(st: MinosPosition, s: int) -> list[list[str]]:
     """Every achievable multiset of at most 2 track steps from the seat's 4 placed dice (DP-7)."""
-    dice = tuple(sorted(tuple(st.dice[d]) for d, o in st.owner.items() if o == s))
-    return [list(t) for t in _group_options(dice, st.mod(s, "group_threshold"))]
+    return [list(t) for t in _group_options(_seat_dice(st, s), st.mod(s, "group_threshold"))]
 
 
 def legal_groups(st: MinosPosition) -> list[str]:
-    return ["groups:" + (",".join(t) if t else "none") for t in group_options(st, st.sim[0])]
+    s = st.sim[0]
+    return list(_group_texts(_seat_dice(st, s), st.mod(s, "group_threshold")))
 
 
 def do_groups(st: MinosPosition, s: int, text: str) -> None:

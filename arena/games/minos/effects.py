@@ -4,21 +4,34 @@ share: cards from the deck and offer, permanent goods, costs, warriors entering 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from typing import Final
 
 from arena.games.minos import data as D
 from arena.games.minos.position import MinosPosition
 
 
-def distinct_copies(cards: Iterable[str], known: Collection[str] = ()) -> list[str]:
+def distinct_copies(cards: Collection[str], known: Collection[str] = ()) -> list[str]:
     """One instance per distinct outcome, sorted: copies of one card (`I-07#1`, `I-07#2`) are interchangeable
     unless other seats can tell them apart (one of them is `known`, i.e. was taken from the offer), so the
     lowest instance id of each (card, known) pair stands for all of them."""
+    if len(cards) <= 1:
+        return list(cards)  # nothing to tell apart (the common case: no or one trait, one card)
     first: dict[tuple[str, bool], str] = {}
     for c in sorted(set(cards)):
         first.setdefault((c.split("#", 1)[0], c in known), c)
     return sorted(first.values())
+
+
+def cached_text(table: dict[str, str], prefix: str, arg: str) -> str:
+    """`prefix + arg`, built once and kept in `table` (a bounded cache): legal-action lists then hold the same
+    string objects each time, whose hashes are cached for the action look-ups."""
+    t = table.get(arg)
+    if t is None:
+        t = prefix + arg
+        if len(table) < 10_000:
+            table[arg] = t
+    return t
 
 
 EFFECT_CHOICE_OPS: Final = {"temp_good", "perm_good", "draw_card", "track", "deploy", "march", "ship_step", "_forage",

@@ -3,9 +3,11 @@ interim scoring, the era switch and the next round (or the final combat after ro
 
 from __future__ import annotations
 
+from typing import Final
+
 from arena.games.minos import data as D
 from arena.games.minos.draft import start_round
-from arena.games.minos.effects import distinct_copies, draw_from_deck
+from arena.games.minos.effects import cached_text, distinct_copies, draw_from_deck
 from arena.games.minos.final_combat import start_final
 from arena.games.minos.position import MinosPosition
 from arena.games.minos.scoring import interim_scoring
@@ -74,6 +76,9 @@ def hand_palace_cost(st: MinosPosition, s: int, c: str) -> int:
     return max(0, D.card_of(c)["vp"] - st.mod(s, "hand_palace_vp_discount"))
 
 
+_MOVE: Final[dict[str, str]] = {}  # card instance -> its `move:` text (`cached_text`)
+
+
 def legal_palace(st: MinosPosition) -> list[str]:
     s = st.sim[0]
     p = st.players[s]
@@ -81,8 +86,8 @@ def legal_palace(st: MinosPosition) -> list[str]:
     out = []
     if len(chosen) < palace_limit(st, s):
         spent = sum(hand_palace_cost(st, s, c) for c in chosen if c in p["hand"])
-        out += [f"move:{c}" for c in distinct_copies(set(p["play"]) - set(chosen))]
-        out += [f"move:{c}" for c in distinct_copies(set(p["hand"]) - set(chosen), p["known"])
+        out += [cached_text(_MOVE, "move:", c) for c in distinct_copies(set(p["play"]) - set(chosen))]
+        out += [cached_text(_MOVE, "move:", c) for c in distinct_copies(set(p["hand"]) - set(chosen), p["known"])
                 if hand_palace_cost(st, s, c) <= p["vp"] - spent]
     return sorted(set(out)) + ["stop"]
 

@@ -127,8 +127,11 @@ def _modifiers(p: Player) -> dict[str, int]:
     return m
 
 
-#: (ability, level, the pieces of each kind left on the board) -> the modifiers they give (`mods`)
-_MODS: Final[dict[tuple[str, int, tuple[int, ...]], dict[str, int]]] = {}
+#: ability -> (level and the pieces of each kind left on the board, as the digits of one number) -> the
+#: modifiers they give (`mods`): one string and one small-integer look-up, no key tuple to build and hash
+_MODS: Final[dict[str, dict[int, dict[str, int]]]] = {}
+#: the pieces whose uncovered slots give modifiers
+_UNCOVER_PIECES: Final[tuple[str, ...]] = tuple(D.UNCOVER)
 
 
 class MinosPosition(State):
@@ -297,12 +300,22 @@ class MinosPosition(State):
         # worked out once per ability, level and pieces built, and shared: never modified
         p = self.players[s]
         board = p["board"]
-        key = (p["ability"], p["level"], tuple([board[piece] for piece in D.UNCOVER]))
-        m = _MODS.get(key)
+        key = p["level"]
+        if not 0 <= key <= 9:
+            return _modifiers(p)
+        for piece in _UNCOVER_PIECES:
+            k = board[piece]
+            if not 0 <= k <= 9:
+                return _modifiers(p)  # outside the digits (no real position): worked out, not cached
+            key = key * 10 + k
+        by_ability = _MODS.get(p["ability"])
+        if by_ability is None:
+            by_ability = _MODS.setdefault(p["ability"], {}) if len(_MODS) < 100 else {}
+        m = by_ability.get(key)
         if m is None:
             m = _modifiers(p)
-            if len(_MODS) < 10_000:
-                _MODS[key] = m
+            if len(by_ability) < 10_000:
+                by_ability[key] = m
         return m
 
     def dominant(self, r: int) -> int:

@@ -218,13 +218,14 @@ class MinosState(MinosPosition):
                                         f"{self.current_player()} (legal: {', '.join(legal[:12])}"
                                         f"{', ...' if len(legal) > 12 else ''})")
         seat = self.current_player()
+        decision = self.decision()
         self._legal_cache = None
-        events: list[Event] = [{"type": "decision", "seat": seat, "action": text, "decision": self.decision()}]
+        events: list[Event] = [{"type": "decision", "seat": seat, "action": text, "decision": decision}]
         self.events = events
         if self.queue:
             choose(self, self.queue[0], text)
         else:
-            self.DO[self.decision()](self, seat, text)
+            self.DO[decision](self, seat, text)
         self._advance()
         return events
 

@@ -3,9 +3,12 @@ point (DP-10), and the extra actions craft, barter and fight."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from arena.games.minos import data as D
 from arena.games.minos.effects import (
     affordable,
+    cached_text,
     can_draw,
     distinct_copies,
     draw,
@@ -44,9 +47,23 @@ def auto_actions(st: MinosPosition) -> bool:
 
 
 def _retrieve_candidates(st: MinosPosition, s: int) -> list[str]:
-    mine = [d for d, o in st.owner.items() if o == s and d not in st.retrieved]
-    best = max(st.dice[d][1] for d in mine)
-    return sorted(d for d in mine if st.dice[d][1] == best)
+    """The seat's dice not yet retrieved that show the highest value, sorted (one pass)."""
+    best = -1
+    top: list[str] = []
+    retrieved = st.retrieved
+    dice = st.dice
+    for d, o in st.owner.items():
+        if o == s and d not in retrieved:
+            v = dice[d][1]
+            if v > best:
+                best = v
+                top = [d]
+            elif v == best:
+                top.append(d)
+    if not top:
+        raise ValueError(f"seat {s} has no die left to retrieve")
+    top.sort()
+    return top
 
 
 def retrieve(st: MinosPosition, s: int, die: str) -> None:
@@ -67,11 +84,30 @@ def retrieve(st: MinosPosition, s: int, die: str) -> None:
 
 
 def legal_retrieve(st: MinosPosition) -> list[str]:
-    return [f"retrieve:{d}" for d in _retrieve_candidates(st, st._turn_seat())]
+    return [cached_text(_RETRIEVE, "retrieve:", d) for d in _retrieve_candidates(st, st._turn_seat())]
 
 
 def do_retrieve(st: MinosPosition, s: int, text: str) -> None:
     retrieve(st, s, text.split(":")[1])
+
+
+#: Action texts built once: the same string objects each time (their hashes cached), so neither the legal list
+#: nor the actions looked up from it build or hash a new string.
+_CRAFT: Final = [f"extra:craft:{g}" for g in D.GOODS]
+_BARTER: Final = [f"extra:barter:{g}" for g in D.GOODS]
+_START: Final = [f"main:start:{a}" for a in D.MAIN_ACTIONS]
+_FIGHT: Final = {r: f"extra:fight:{r}" for r in D.REGIONS}
+_CITY: Final = {r: f"city:{r}" for r in D.REGIONS}
+_TOWER: Final = {r: f"tower:{r}" for r in D.REGIONS}
+_FARM: Final = {r: [f"farm:{r}:{g}" for g in D.REGIONS[r]["icons"]] for r in D.REGIONS}
+_DEPLOY: Final = {r: [f"deploy:{r}:{k}" for k in (1, 2)] for r in D.REGIONS}
+_MARCH: Final = {a: {b: [f"march:{a}:{b}:{k}" for k in (1, 2)] for b in D.ADJ[a]} for a in D.REGIONS}
+_SHIP: Final = {r: f"ship:{r}" for r in D.ROUTES}
+_STEP: Final = {r: f"step:{r}" for r in D.ROUTES}
+_OFFER: Final = [f"offer:{i + 1}" for i in range(5)]
+_TRAIT: Final[dict[str, str]] = {}  # card instance -> text (`cached_text`)
+_PLAY: Final[dict[str, str]] = {}
+_RETRIEVE: Final[dict[str, str]] = {}
 
 
 def legal_turn(st: MinosPosition) -> list[str]:
@@ -81,27 +117,45 @@ def legal_turn(st: MinosPosition) -> list[str]:
     out = []
     if tr["bonus"]:
         out.append("bonus")
-    out += [f"trait:{c}" for c in distinct_copies(tr["traits"])]  # two copies fire alike
-    if tr["main"] == "pending":
+    traits = tr["traits"]
+    if traits:
+        out += [cached_text(_TRAIT, "trait:", c) for c in distinct_copies(traits)]  # two copies fire alike
+    main = tr["main"]
+    if main == "pending":
         out.append("main:forgo")
         if tr["row"] == "wild":
-            out += [f"main:start:{a}" for a in D.MAIN_ACTIONS]
+            out += _START
         else:
             out.append("main:start")
-    elif tr["main"] == "active":
+    elif main == "active":
         out += _point_options(st, s, tr["action"])
         out.append("main:finish")
-    if "craft" not in tr["extras"]:
-        out += [f"extra:craft:{g}" for g in D.GOODS if p["temp"][g] >= 3 and perm_available(st, g)]
-    if "fight" not in tr["extras"]:
-        discount = st.mod(s, "fight_discount")
-        for r in sorted(st.regions):
-            reg = st.regions[r]
-            if reg["w"][s] and reg["sea"] and p["weapons"] >= max(1, D.SEA[reg["sea"][-1]]["weapons"] - discount):
-                out.append(f"extra:fight:{r}")
-    if "barter" not in tr["extras"] and p["coins"] >= 3:
-        out += [f"extra:barter:{g}" for g in D.GOODS]
-    if not tr["bonus"] and not tr["traits"] and tr["main"] == "done":
+    extras = tr["extras"]
+    if "craft" not in extras:
+        temp = p["temp"]
+        for i, g in enumerate(D.GOODS):
+            if temp[g] >= 3 and perm_available(st, g):
+                out.append(_CRAFT[i])
+    weapons = p["weapons"]
+    if weapons > 0 and "fight" not in extras:  # a fight costs at least 1 weapon
+        fights: list[int] = []
+        discount = 0
+        asked = False  # the discount is asked only when a region has both the seat's warriors and a tile
+        for r, reg in st.regions.items():
+            if reg["w"][s]:
+                sea = reg["sea"]
+                if sea:
+                    if not asked:
+                        discount = st.mod(s, "fight_discount")
+                        asked = True
+                    if weapons >= max(1, D.SEA[sea[-1]]["weapons"] - discount):
+                        fights.append(r)
+        if fights:
+            fights.sort()  # in region order
+            out += [_FIGHT[r] for r in fights]
+    if "barter" not in extras and p["coins"] >= 3:
+        out += _BARTER
+    if not tr["bonus"] and not traits and main == "done":
         out.append("end")
     return out
 
@@ -110,39 +164,67 @@ def _point_options(st: MinosPosition, s: int, action: str) -> list[str]:
     p = st.players[s]
     out: list[str] = []
     if action == "prepare":
-        out = [f"offer:{i + 1}" for i, c in enumerate(st.offer) if c]
+        out = [_OFFER[i] for i, c in enumerate(st.offer) if c]
         if can_draw(st):
             out.append("deck")
     elif action == "develop":
-        out = [f"play:{c}" for c in distinct_copies(p["hand"], p["known"])
+        out = [cached_text(_PLAY, "play:", c) for c in distinct_copies(p["hand"], p["known"])
                if affordable(st, s, D.card_of(c)["cost"])]
     elif action == "build":
         b = D.BUILDINGS
+        board = p["board"]
+        # whether each piece can be paid does not depend on the region: asked once, and only if needed
+        farm_ok = city_ok = tower_ok = -1
         for r in sorted(st.regions):
             reg = st.regions[r]
-            level1 = bool(reg["sea"]) and D.SEA[reg["sea"][-1]]["level"] == 1
-            if reg["w"][s] and not level1:
-                if p["board"]["farm"] and affordable(st, s, b["farm"]["cost"]):
-                    icons = D.REGIONS[r]["icons"]
-                    out += [f"farm:{r}:{icons[i]}" for i in (0, 1) if reg["farms"][i] < 0]
-                if p["board"]["city"] and reg["city"] < 0 and affordable(st, s, b["city"]["cost"]):
-                    out.append(f"city:{r}")
-            if (reg["city"] == s and not reg["tower"] and p["board"]["tower"]
-                    and affordable(st, s, b["tower"]["cost"])):
-                out.append(f"tower:{r}")
-        if p["board"]["ship"] and affordable(st, s, b["ship"]["cost"]):
-            out += [f"ship:{r}" for r in D.ROUTES if not p["ships"][r]]
-        out += [f"step:{r}" for r in D.ROUTES if 0 < p["ships"][r] < D.ROUTE_MAX]
+            if reg["w"][s]:
+                sea = reg["sea"]
+                if not (sea and D.SEA[sea[-1]]["level"] == 1):
+                    if board["farm"]:
+                        if farm_ok < 0:
+                            farm_ok = int(affordable(st, s, b["farm"]["cost"]))
+                        if farm_ok:
+                            farms = reg["farms"]
+                            texts = _FARM[r]
+                            if farms[0] < 0:
+                                out.append(texts[0])
+                            if farms[1] < 0:
+                                out.append(texts[1])
+                    if board["city"] and reg["city"] < 0:
+                        if city_ok < 0:
+                            city_ok = int(affordable(st, s, b["city"]["cost"]))
+                        if city_ok:
+                            out.append(_CITY[r])
+            if reg["city"] == s and not reg["tower"] and board["tower"]:
+                if tower_ok < 0:
+                    tower_ok = int(affordable(st, s, b["tower"]["cost"]))
+                if tower_ok:
+                    out.append(_TOWER[r])
+        ships = p["ships"]
+        if board["ship"] and affordable(st, s, b["ship"]["cost"]):
+            out += [_SHIP[r] for r in D.ROUTES if not ships[r]]
+        out += [_STEP[r] for r in D.ROUTES if 0 < ships[r] < D.ROUTE_MAX]
     elif action == "expand":
         if p["supply"]:
             out.append("recruit")
-        for r in eligible_deploy(st, s) if p["reserve"] else ():
-            out += [f"deploy:{r}:{k}" for k in (1, 2) if p["reserve"] >= k]
-        for a in sorted(st.regions):
-            w = st.regions[a]["w"][s]
-            for b2 in D.ADJ[a]:
-                if w and b2 in st.regions:
-                    out += [f"march:{a}:{b2}:{k}" for k in (1, 2) if w >= k]
+        reserve = p["reserve"]
+        if reserve:
+            for r in eligible_deploy(st, s):
+                texts = _DEPLOY[r]
+                out.append(texts[0])
+                if reserve >= 2:
+                    out.append(texts[1])
+        regions = st.regions
+        for a in sorted(regions):
+            w = regions[a]["w"][s]
+            if w:
+                marches = _MARCH[a]
+                for b2 in D.ADJ[a]:
+                    if b2 in regions:
+                        texts = marches[b2]
+                        out.append(texts[0])
+                        if w >= 2:
+                            out.append(texts[1])
     return out
 
 

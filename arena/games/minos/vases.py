@@ -33,8 +33,9 @@ def vase_value(st: MinosPosition, s: int, kind: str, doms: list[int] | None = No
     raise KeyError(kind)
 
 
-def vase_counts(st: MinosPosition, kind: str) -> list[int]:
-    """`vase_value` for every human seat at once (one pass over the map for the map-based kinds)."""
+def vase_counts(st: MinosPosition, kind: str, skip: list[int] | None = None) -> list[int]:
+    """`vase_value` for every human seat at once (one pass over the map for the map-based kinds); the seats in
+    `skip` may be left at 0 (their count is not needed)."""
     if kind == "regions_present":
         counts = [0] * st.nm
         for reg in st.regions.values():
@@ -44,11 +45,14 @@ def vase_counts(st: MinosPosition, kind: str) -> list[int]:
         return counts[:st.n]
     if kind == "regions_dominated":
         counts = [0] * st.nm
-        for r in st.regions:
-            d = st.dominant(r)
-            if d >= 0:
-                counts[d] += 1
+        for reg in st.regions.values():
+            w = reg["w"]  # `dominant`, inline: the seat with strictly the most warriors, at least 1
+            best = max(w)
+            if best and w.count(best) == 1:
+                counts[w.index(best)] += 1
         return counts[:st.n]
+    if skip:
+        return [0 if s in skip else vase_value(st, s, kind) for s in range(st.n)]
     return [vase_value(st, s, kind) for s in range(st.n)]
 
 
@@ -60,11 +64,13 @@ def checkpoint(st: MinosPosition) -> None:
     area, palace or defeated tiles): a skipped check could not have found a new achiever."""
     st._dirty = False
     for vase in st.vases:
+        if len(vase["achieved"]) >= st.n:
+            continue  # every human seat achieved it already: nobody is left to achieve it
         free = [sl for sl in vase["slots"] if sl[1] < 0]
         if not free:
             continue
         cond = D.VASES[vase["id"]]["condition"]
-        counts = vase_counts(st, cond["kind"])
+        counts = vase_counts(st, cond["kind"], vase["achieved"])  # those who achieved it are not asked again
         need = cond["at_least"]
         if max(counts) < need:
             continue

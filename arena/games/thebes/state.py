@@ -1,13 +1,15 @@
 """A Thebes position: the whole game state, its legal actions, their effects, observations and JSON form.
 
 Representation (chosen for speed: search bots call `legal_actions`, `apply` and `clone` millions of times):
-- every per player number (time, place, card counts, points, books and artifacts per site, ...) is in one flat
-  list of ints, `_ints`, seat p's block at `p * _STRIDE` (offsets `_TIME`, `_PLACE`, ..., `_BOOKS + site`); hands,
-  found tokens, won exhibitions and the sites' bags are tuples replaced on change, all in one list, `_held` (bag
-  of site s at s, seat p's hand, tokens and exhibitions at `p * 3 + _CARDS / _TOKENS / _WON`); stack 3 is never
-  modified in place (clones share it). So `clone()` copies five lists (ints, held, display, exhibitions, draw and
-  discard piles) and never walks nested structures: a rollout clones a position per iteration. The old names
-  (`time`, `cards`, `books`, `bags`, ...) remain as read-only properties that build the per-seat lists;
+- every number of the position but the scalars is in one flat list of ints, `_ints`: the display and exhibition
+  slots first, then a block of `_STRIDE` per seat (seat p's time at `p * _STRIDE + _TIME`, its place at
+  `p * _STRIDE + _PLACE`, ..., its books of site s at `p * _STRIDE + _BOOKS + s`); hands, found tokens, won
+  exhibitions and the sites' bags are tuples replaced on change, all in one list, `_held` (the bag of site s at s,
+  seat p's hand, tokens and exhibitions at `p * 3 + _CARDS / _TOKENS / _WON`); stack 3 is never modified in
+  place, and the draw and discard piles and the generator are copied on write (`_shared`). So `clone()` copies
+  two lists and never walks nested structures: a rollout clones a position per iteration, then the first change
+  pays for what it changes. The old names (`time`, `cards`, `books`, `bags`, `display`, ...) remain as read-only
+  properties that build the lists;
 - aggregates (books per site, general knowledge, assistant/shovel/... counts, artifacts per site) are kept up to
   date on every card or token gained or lost, so legality checks never scan a hand;
 - the draw pile keeps its top at the end of the list (pop is O(1));
@@ -106,6 +108,8 @@ from arena.games.thebes.data import (
 )
 
 N_SITES: Final = len(SITES)
+#: token_name(t) of every token value (a dig's event names each token found)
+_TOKEN_NAMES: Final[tuple[str, ...]] = tuple(token_name(t) for t in range(SPECIALIZED_TOKEN0 + N_SITES))
 STATE_FORMAT: Final = "thebes-state"
 STATE_VERSION: Final = 1
 _EMPTY: Final = -1
@@ -198,6 +202,14 @@ def _add_trips(out: list[ThebesAction], by_way: tuple[ThebesAction, ...], ways: 
             out.append(by_way[way])
 
 
+def _slot_of(ints: list[int], first: int, card: int) -> int:
+    """The slot of `card`, known to be on display, counted from `ints[first]`."""
+    slot = 0
+    while ints[first + slot] != card:
+        slot += 1
+    return slot
+
+
 def _holds(legal: list[ThebesAction], action: object) -> bool:
     """Whether `action` is in `legal`: by identity first (the referee and the bots pass back the very objects
     `legal_actions()` returned, and comparing identities costs no call of `__eq__`), then by equality."""
@@ -207,24 +219,30 @@ def _holds(legal: list[ThebesAction], action: object) -> bool:
     return action in legal
 
 
-# _ints: seat p's numbers start at p * _STRIDE; at these offsets
-_TIME: Final = 0  # weeks since week 1 of 1901 (see the module docstring); END_TIME = finished
-_ARRIVAL: Final = 1  # when the marker last arrived on its space: the latest arrival is on top (acts first)
-_PLACE: Final = 2  # PLACE_INDEX of the archaeologist
-_PERMITS_USED: Final = 3  # bit set of the sites whose permit is used this year
-_GENERAL_KNOWLEDGE: Final = 4  # cards and tokens
-_ASSISTANTS: Final = 5
-_SHOVELS: Final = 6
-_CARS: Final = 7
-_ZEPPELINS: Final = 8
-_SPECIAL_PERMISSIONS: Final = 9
-_CONGRESSES: Final = 10
-_RUMORS: Final = 11  # bit set of the sites whose rumors card the seat holds
-_ARTIFACT_POINTS: Final = 12
-_EXHIBITION_POINTS: Final = 13
-_BOOKS: Final = 14  # + site: specialized knowledge (cards and tokens)
+# _ints: the board's slots, then seat p's numbers at p * _STRIDE + these offsets (seat 0's place in the list)
+_DISPLAY: Final = 0  # + slot: the 4 researcher card slots (-1 empty)
+_EXHIBITION_SLOTS: Final = DISPLAY_SLOTS  # + slot: exhibition slots a, b, c (-1 empty)
+_SEAT0: Final = _EXHIBITION_SLOTS + len(EXHIBITION_SLOTS)
+_TIME: Final = _SEAT0  # weeks since week 1 of 1901 (see the module docstring); END_TIME = finished
+_ARRIVAL: Final = _SEAT0 + 1  # when the marker last arrived on its space: the latest arrival is on top (acts first)
+_PLACE: Final = _SEAT0 + 2  # PLACE_INDEX of the archaeologist
+_PERMITS_USED: Final = _SEAT0 + 3  # bit set of the sites whose permit is used this year
+_GENERAL_KNOWLEDGE: Final = _SEAT0 + 4  # cards and tokens
+_ASSISTANTS: Final = _SEAT0 + 5
+_SHOVELS: Final = _SEAT0 + 6
+_CARS: Final = _SEAT0 + 7
+_ZEPPELINS: Final = _SEAT0 + 8
+_SPECIAL_PERMISSIONS: Final = _SEAT0 + 9
+_CONGRESSES: Final = _SEAT0 + 10
+_RUMORS: Final = _SEAT0 + 11  # bit set of the sites whose rumors card the seat holds
+_ARTIFACT_POINTS: Final = _SEAT0 + 12
+_EXHIBITION_POINTS: Final = _SEAT0 + 13
+_BOOKS: Final = _SEAT0 + 14  # + site: specialized knowledge (cards and tokens)
 _ARTIFACTS: Final = _BOOKS + N_SITES  # + site: artifacts found (their number; values are in _ARTIFACT_POINTS)
-_STRIDE: Final = _ARTIFACTS + N_SITES
+_STRIDE: Final = _ARTIFACTS + N_SITES - _SEAT0
+#: _shared: what a clone shares with its twin until either changes it (copy on write)
+_SHARED_PILES: Final = 1  # the draw and discard piles
+_SHARED_RNG: Final = 2  # the generator
 # _held: the bag of site s at s; seat p's tuples at p * 3 + these
 _CARDS: Final = N_SITES  # researcher cards held (card indices)
 _TOKENS: Final = N_SITES + 1  # tokens found, each site * 32 + token
@@ -239,19 +257,18 @@ class ThebesState(State):
         # per player (and the bags)
         "_ints", "_held",
         # board
-        "display", "exhibition_slots", "draw_pile", "stack3", "stack3_used", "discard", "first_dig_bonus",
-        "exchange_run_seat", "exchange_run_count", "arrivals", "rng",
+        "draw_pile", "stack3", "stack3_used", "discard", "first_dig_bonus",
+        "exchange_run_seat", "exchange_run_count", "arrivals", "rng", "_shared",
         # caches
         "_current", "_legal",
     )
 
     game: Game  # the ThebesGame (typed by its base, so the rules never import the game that builds them)
     players: int
-    _ints: list[int]  # every per player number: seat p's at p * _STRIDE + _TIME, _PLACE, ... (see above)
+    _ints: list[int]  # the display and exhibition slots, every per player number (see above)
     _held: list[tuple[int, ...]]  # the bags (site s at s, each sorted), then per seat cards, tokens, exhibitions
     # board
-    display: list[int]  # the 4 researcher card slots (-1 empty)
-    exhibition_slots: list[int]  # exhibition slots a, b, c (-1 empty)
+    # the draw and discard piles may be shared with clones (`_shared`): change them only after `_own_piles()`
     draw_pile: list[int]  # top at the end
     stack3: list[int]  # never modified in place (clones share it): replaced when used
     stack3_used: bool
@@ -260,7 +277,8 @@ class ThebesState(State):
     exchange_run_seat: int  # who made the last action if it was an exchange (-1: not an exchange)
     exchange_run_count: int  # the weeks of that exchange: the next one in the run costs one more
     arrivals: int  # markers moved so far (the next arrival's stamp)
-    rng: SplitMix64
+    rng: SplitMix64  # may be shared with clones (`_shared`): draw only after `_own_rng()`
+    _shared: int  # bit set of _SHARED_*: what this state shares with a clone or the state it was cloned from
     _current: int
     _legal: list[ThebesAction] | None  # never modified once built (clones share it): legal_actions() copies
 
@@ -276,7 +294,7 @@ class ThebesState(State):
         rng = st.rng = SplitMix64(seed)
         deck = list(range(N_RESEARCHERS))
         rng.shuffle(deck)
-        st.display = deck[:DISPLAY_SLOTS]
+        st._ints[_DISPLAY:_DISPLAY + DISPLAY_SLOTS] = deck[:DISPLAY_SLOTS]
         rest = deck[DISPLAY_SLOTS:]
         third = len(rest) // 3
         extra = len(rest) - 3 * third  # near-equal stacks: the first ones take the remainder
@@ -309,12 +327,10 @@ class ThebesState(State):
         n = self.players = game.players
         if not blank:
             return
-        ints = self._ints = [0] * (n * _STRIDE)
+        ints = self._ints = [_EMPTY] * _SEAT0 + [0] * (n * _STRIDE)
         for p in range(n):
             ints[p * _STRIDE + _PLACE] = START_PLACE
         self._held = list(START_BAGS) + [()] * (n * 3)
-        self.display = [_EMPTY] * DISPLAY_SLOTS
-        self.exhibition_slots = [_EMPTY] * len(EXHIBITION_SLOTS)
         self.draw_pile = []
         self.stack3 = []
         self.stack3_used = False
@@ -324,31 +340,47 @@ class ThebesState(State):
         self.exchange_run_count = 0
         self.arrivals = 0
         self.rng = SplitMix64(0)
+        self._shared = 0
         self._current = TERMINAL
         self._legal = None
 
     def clone(self) -> ThebesState:
         st = ThebesState(self.game, False)
-        # shallow copies of the mutable lists: the tuples inside `_held` (hands, tokens, bags) are immutable and
-        # shared, and so is stack 3 (never modified in place)
+        # shallow copies of the lists every action changes: the tuples inside `_held` (hands, tokens, bags) are
+        # immutable and shared, and so is stack 3 (never modified in place); the piles and the generator are
+        # shared by both states until either changes them (half the actions do not)
         st._ints = self._ints.copy()
         st._held = self._held.copy()
-        st.display = self.display.copy()
-        st.exhibition_slots = self.exhibition_slots.copy()
-        st.draw_pile = self.draw_pile.copy()
+        st.draw_pile = self.draw_pile
         st.stack3 = self.stack3
-        st.discard = self.discard.copy()
+        st.discard = self.discard
+        st.rng = self.rng
+        st._shared = self._shared = _SHARED_PILES | _SHARED_RNG
         st.stack3_used = self.stack3_used
         st.first_dig_bonus = self.first_dig_bonus
         st.exchange_run_seat = self.exchange_run_seat
         st.exchange_run_count = self.exchange_run_count
         st.arrivals = self.arrivals
-        st.rng = SplitMix64(self.rng.state)
         st._current = self._current
         st._legal = self._legal  # never modified once built: shared until either state changes
         return st
 
-    # ------------------------------------------------------------------------- per player lists (read-only)
+    def _own_piles(self) -> None:
+        """Make the draw and discard piles this state's own (copies, if shared with a clone): before changing
+        either."""
+        if self._shared & _SHARED_PILES:
+            self.draw_pile = self.draw_pile.copy()
+            self.discard = self.discard.copy()
+            self._shared &= ~_SHARED_PILES
+
+    def _own_rng(self) -> SplitMix64:
+        """The generator, made this state's own (a copy, if shared with a clone): before drawing."""
+        if self._shared & _SHARED_RNG:
+            self.rng = SplitMix64(self.rng.state)
+            self._shared &= ~_SHARED_RNG
+        return self.rng
+
+    # --------------------------------------------------------------------------------- read-only lists
     def _per_seat(self, offset: int) -> list[int]:
         ints = self._ints
         return [ints[p * _STRIDE + offset] for p in range(self.players)]
@@ -447,6 +479,16 @@ class ThebesState(State):
         return self._per_seat_held(_WON)
 
     @property
+    def display(self) -> list[int]:
+        """The 4 researcher card slots (-1 empty)."""
+        return self._ints[_DISPLAY:_DISPLAY + DISPLAY_SLOTS]
+
+    @property
+    def exhibition_slots(self) -> list[int]:
+        """Exhibition slots a, b, c (-1 empty)."""
+        return self._ints[_EXHIBITION_SLOTS:_SEAT0]
+
+    @property
     def bags(self) -> list[tuple[int, ...]]:
         """Per site: the tokens in its bag, sorted."""
         return self._held[:N_SITES]
@@ -506,7 +548,13 @@ class ThebesState(State):
         return self.exchange_run_count + 1 if self.exchange_run_seat == p else 1
 
     def _can_exchange(self) -> bool:
-        return bool(self.draw_pile or self.discard or self.stack3 or any(c >= 0 for c in self.display))
+        if self.draw_pile or self.discard or self.stack3:
+            return True
+        ints = self._ints
+        for slot in range(DISPLAY_SLOTS):
+            if ints[_DISPLAY + slot] >= 0:
+                return True
+        return False
 
     def _meets(self, p: int, card: int) -> bool:
         base = p * _STRIDE + _ARTIFACTS
@@ -540,10 +588,13 @@ class ThebesState(State):
         remaining = END_TIME - self._ints[p * _STRIDE + _TIME]
         ways = _ways_at(1 if self._ints[p * _STRIDE + _CARS] else 0, 1 if self._ints[p * _STRIDE + _ZEPPELINS] else 0, self._ints[p * _STRIDE + _PLACE])
         out: list[ThebesAction] = []
-        for c in self.display:
+        ints = self._ints
+        for slot in range(DISPLAY_SLOTS):
+            c = ints[_DISPLAY + slot]
             if c >= 0:
                 _add_trips(out, CARD_ACTIONS[c], ways + CARD_CITY[c] * 3, remaining - CARD_WEEKS[c])
-        for c in self.exhibition_slots:
+        for slot in range(_EXHIBITION_SLOTS, _SEAT0):
+            c = ints[slot]
             if c >= 0 and self._meets(p, c):
                 _add_trips(out, CARD_ACTIONS[c], ways + CARD_CITY[c] * 3, remaining - CARD_WEEKS[c])
         if self._can_exchange():
@@ -595,9 +646,8 @@ class ThebesState(State):
                         flags = (permission | travel_flags | (F_RUMORS if rumor else 0)
                                  | (F_ASSISTANT if assistant else 0))
                         for shovel in range(shovel_choices):
-                            row = site_actions[flags | F_SHOVEL if shovel else flags]
-                            for w in range(first - 1, longest):  # (a slice would allocate a tuple)
-                                out.append(row[w])
+                            # one slice of the weeks that fit: a copy and an extend cost less than an append each
+                            out.extend(site_actions[flags | F_SHOVEL if shovel else flags][first - 1:longest])
 
     def illegal_reason(self, action: object) -> str | None:
         """Why `action` is not legal now, or None if it is. Agrees with `legal_actions()` on every action."""
@@ -828,6 +878,7 @@ class ThebesState(State):
         j = hand.index(c)
         self._held[p * 3 + _CARDS] = hand[:j] + hand[j + 1:]
         self._count_card(p, c, -1)
+        self._own_piles()
         self.discard.append(c)
         if events is not None:
             events.append({"type": "card_spent", "seat": p, "card": CARD_IDS[c]})
@@ -835,6 +886,7 @@ class ThebesState(State):
     def _draw_one(self, events: list[Event] | None) -> int:
         """The top card of the draw pile; an empty pile is rebuilt from the discard pile and stack 3 the first
         time, from the discard pile alone after that. -1 if nothing is left (NOTES decision 8)."""
+        self._own_piles()
         pile = self.draw_pile
         if not pile:
             first = not self.stack3_used
@@ -846,7 +898,7 @@ class ThebesState(State):
             else:
                 pile.extend(self.discard)
             self.discard = []
-            self.rng.shuffle(pile)
+            self._own_rng().shuffle(pile)
             if events is not None:
                 events.append({"type": "deck_rebuilt", "with_stack3": first, "cards": len(pile)})
             if not pile:
@@ -858,14 +910,14 @@ class ThebesState(State):
         while True:
             c = self._draw_one(events)
             if c < 0:
-                self.display[slot] = _EMPTY
+                self._ints[_DISPLAY + slot] = _EMPTY
                 if events is not None:
                     events.append({"type": "slot_left_empty", "slot": slot})
                 return
             if CARD_KIND[c] == K_EXHIBITION:
                 self._push_exhibition(c, events)
                 continue
-            self.display[slot] = c
+            self._ints[_DISPLAY + slot] = c
             if events is not None:
                 events.append({"type": "card_drawn", "slot": slot, "card": CARD_IDS[c]})
             return
@@ -874,31 +926,30 @@ class ThebesState(State):
         """The new exhibition goes to slot a and every card on display moves on one slot (a→b, b→c); the card
         that was in slot c is discarded, whether or not a slot before it was empty (seeds 000/001/003: "if a
         card is in (c), it is discarded")."""
-        slots = self.exhibition_slots
-        gone = slots[-1]
-        shifted = any(x >= 0 for x in slots[:-1])
-        slots[1:] = slots[:-1]
-        slots[0] = c
+        ints = self._ints
+        a, b, gone = ints[_EXHIBITION_SLOTS], ints[_EXHIBITION_SLOTS + 1], ints[_EXHIBITION_SLOTS + 2]
+        ints[_EXHIBITION_SLOTS], ints[_EXHIBITION_SLOTS + 1], ints[_EXHIBITION_SLOTS + 2] = c, a, b
         if events is not None:
             events.append({"type": "exhibition_drawn", "card": CARD_IDS[c]})
-            if shifted:  # a card that was in slot a or b moved on
+            if a >= 0 or b >= 0:  # a card that was in slot a or b moved on
                 events.append({"type": "exhibitions_shifted",
-                               "slots": [CARD_IDS[x] if x >= 0 else "" for x in slots]})
+                               "slots": [CARD_IDS[x] if x >= 0 else "" for x in (c, a, b)]})
         if gone >= 0:
+            self._own_piles()
             self.discard.append(gone)
             if events is not None:
                 events.append({"type": "exhibition_discarded", "card": CARD_IDS[gone]})
 
     def _take(self, p: int, c: int, events: list[Event] | None) -> None:
-        slot = self.display.index(c)
+        slot = _slot_of(self._ints, _DISPLAY, c)
         self._gain_card(p, c)
         if events is not None:
             events.append({"type": "card_taken", "seat": p, "card": CARD_IDS[c], "slot": slot})
         self._refill(slot, events)
 
     def _exhibit(self, p: int, c: int, events: list[Event] | None) -> None:
-        slot = self.exhibition_slots.index(c)
-        self.exhibition_slots[slot] = _EMPTY
+        slot = _slot_of(self._ints, _EXHIBITION_SLOTS, c)
+        self._ints[_EXHIBITION_SLOTS + slot] = _EMPTY
         self._held[p * 3 + _WON] = self._held[p * 3 + _WON] + (c,)
         self._ints[p * _STRIDE + _EXHIBITION_POINTS] += CARD_VALUE[c]
         if events is not None:
@@ -907,6 +958,7 @@ class ThebesState(State):
 
     def _exchange(self, p: int, weeks: int, events: list[Event] | None) -> None:
         display = self.display
+        self._own_piles()
         for c in display:
             if c >= 0:
                 self.discard.append(c)
@@ -914,7 +966,7 @@ class ThebesState(State):
             events.append({"type": "display_exchanged", "seat": p, "weeks": weeks,
                            "discarded": [CARD_IDS[c] for c in display if c >= 0]})
         for slot in range(DISPLAY_SLOTS):
-            display[slot] = _EMPTY
+            self._ints[_DISPLAY + slot] = _EMPTY
         for slot in range(DISPLAY_SLOTS):
             self._refill(slot, events)
         self.exchange_run_seat = p
@@ -936,7 +988,7 @@ class ThebesState(State):
             self._gain_token(p, s, token)
         if events is not None:
             events.append({"type": "tokens_drawn", "seat": p, "site": SITES[s], "drawn": draws,
-                           "found": [token_name(t) for t in found], "dirt": dirt})
+                           "found": [_TOKEN_NAMES[t] for t in found], "dirt": dirt})
         if self.first_dig_bonus >> s & 1:
             self.first_dig_bonus &= ~(1 << s)
             self._gain_token(p, s, BONUS_ARTIFACT_VALUE)
@@ -960,11 +1012,11 @@ class ThebesState(State):
         """Draw up to `draws` tokens from the site's bag without replacement; dirt goes back after the last
         draw. Returns (the tokens found, in draw order; how many were dirt)."""
         bag = list(self._held[site])
-        below = self.rng.below
+        rng = self._own_rng()  # (a method called on it, not a bound method: compiled, a direct call)
         found = []
         dirt = 0
         for _ in range(draws if draws < len(bag) else len(bag)):
-            token = bag.pop(below(len(bag)))
+            token = bag.pop(rng.below(len(bag)))
             if token == DIRT:
                 dirt += 1
             else:
@@ -1111,10 +1163,11 @@ class ThebesState(State):
                 raise ValueError(f"{len(seats)} seats in a {st.players}-player game")
             for p, seat in enumerate(seats):
                 st._load_seat(p, seat)
-            st.display = [CARD_INDEX[c] if c else _EMPTY for c in data["display"]]
-            st.exhibition_slots = [CARD_INDEX[c] if c else _EMPTY for c in data["exhibitions"]]
-            if len(st.display) != DISPLAY_SLOTS or len(st.exhibition_slots) != len(EXHIBITION_SLOTS):
+            display = [CARD_INDEX[c] if c else _EMPTY for c in data["display"]]
+            exhibition_slots = [CARD_INDEX[c] if c else _EMPTY for c in data["exhibitions"]]
+            if len(display) != DISPLAY_SLOTS or len(exhibition_slots) != len(EXHIBITION_SLOTS):
                 raise ValueError("wrong number of display or exhibition slots")
+            st._ints[_DISPLAY:_SEAT0] = display + exhibition_slots
             st.draw_pile = [CARD_INDEX[c] for c in reversed(data["draw_pile"])]
             st.stack3 = [CARD_INDEX[c] for c in data["stack3"]]
             st.stack3_used = bool(data["stack3_used"])

@@ -53,6 +53,44 @@ def test_a_clone_is_independent():
     assert _play_on(state.clone(), 2) == _play_on(state, 2)
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_clones_share_nothing_they_change_whichever_plays_first(players):
+    """A clone shares its piles and generator with its twin until either changes them (copy on write): playing
+    the original, the clone or a clone of the clone on (with `apply` or with `step`) changes none of the others,
+    and every one of them plays on exactly as a state rebuilt from the position's JSON does."""
+    game = load("thebes", players=players)
+    rng = random.Random(players)
+    checked = 0
+    for seed in range(4):
+        state = game.new_state(seed)
+        while not state.is_terminal():
+            if rng.random() < 0.15:
+                before = state.to_json()
+                first = state.clone()
+                second = first.clone()
+                order = [state, first, second]
+                rng.shuffle(order)
+                for i, mover in enumerate(order):  # each plays on in turn; the others must not change
+                    stepped = i % 2 == 1
+                    if stepped:
+                        for _ in range(12):
+                            if mover.is_terminal():
+                                break
+                            legal = mover.legal_actions()
+                            mover.step(legal[rng.randrange(len(legal))])
+                    else:
+                        _play_on(mover, rng.randrange(1000), steps=12)
+                    for other in order[i + 1:]:
+                        assert other.to_json() == before
+                state = game.state_from_json(before)
+                twin = state.clone()
+                assert _play_on(twin, seed) == _play_on(game.state_from_json(before), seed)
+                checked += 1
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    assert checked > 10
+
+
 def test_inconsistent_documents_are_refused():
     game = load("thebes", players=2)
     doc = game.new_state(1).to_json()
