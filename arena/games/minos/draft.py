@@ -16,12 +16,24 @@ from arena.games.minos.vases import checkpoint
 def _group_options(dice: tuple, thr: int) -> tuple:
     """All multisets of <= 2 track steps formed by disjoint valid groups of `dice` ((colour, value) pairs)."""
     k = len(dice)
+    colours: list[str] = [die[0] for die in dice]
+    values: list[int] = [die[1] for die in dice]
     valid: list[tuple[int, str]] = []  # (member bitmask, track) of every valid single group
     for mask in range(1, 1 << k):
-        members = [dice[i] for i in range(k) if mask >> i & 1]
-        colours = {c for c, _ in members if c != "grey"}
-        if len(colours) == 1 and sum(v for _, v in members) >= thr:
-            valid.append((mask, D.DIE_TRACK[colours.pop()]))
+        colour = ""  # the members' one colour besides grey ("" none yet)
+        mixed = False
+        total = 0
+        for i in range(k):
+            if mask >> i & 1:
+                total += values[i]
+                c = colours[i]
+                if c != "grey":
+                    if not colour:
+                        colour = c
+                    elif c != colour:
+                        mixed = True
+        if colour and not mixed and total >= thr:
+            valid.append((mask, D.DIE_TRACK[colour]))
     found: set[tuple[str, ...]] = {()}
     for i, (m1, t1) in enumerate(valid):
         found.add((t1,))
