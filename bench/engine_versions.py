@@ -136,9 +136,12 @@ def main() -> None:
     parser.add_argument("--rollouts", type=int, default=300, help="search rollouts per engine and game")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--minos-players", type=int, default=4)
+    parser.add_argument("--game", choices=("thebes", "minos"), help="only this game (default: both)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     for game, players in (("thebes", 4), ("minos", args.minos_players)):
+        if args.game and game != args.game:
+            continue
         table = measure(args.old.resolve(), game, players, args.games, args.rollouts, args.rounds)
         if args.json:
             print(json.dumps(table), flush=True)

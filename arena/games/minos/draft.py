@@ -7,21 +7,33 @@ import functools
 from typing import Final
 
 from arena.games.minos import data as D
-from arena.games.minos.position import MinosPosition
+from arena.games.minos.position import ROW_SLOTS, MinosPosition
 from arena.games.minos.rhadamanthus import bot_draft
 from arena.games.minos.vases import checkpoint
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1 << 15)
 def _group_options(dice: tuple, thr: int) -> tuple:
     """All multisets of <= 2 track steps formed by disjoint valid groups of `dice` ((colour, value) pairs)."""
     k = len(dice)
+    colours: list[str] = [die[0] for die in dice]
+    values: list[int] = [die[1] for die in dice]
     valid: list[tuple[int, str]] = []  # (member bitmask, track) of every valid single group
     for mask in range(1, 1 << k):
-        members = [dice[i] for i in range(k) if mask >> i & 1]
-        colours = {c for c, _ in members if c != "grey"}
-        if len(colours) == 1 and sum(v for _, v in members) >= thr:
-            valid.append((mask, D.DIE_TRACK[colours.pop()]))
+        colour = ""  # the members' one colour besides grey ("" none yet)
+        mixed = False
+        total = 0
+        for i in range(k):
+            if mask >> i & 1:
+                total += values[i]
+                c = colours[i]
+                if c != "grey":
+                    if not colour:
+                        colour = c
+                    elif c != colour:
+                        mixed = True
+        if colour and not mixed and total >= thr:
+            valid.append((mask, D.DIE_TRACK[colour]))
     found: set[tuple[str, ...]] = {()}
     for i, (m1, t1) in enumerate(valid):
         found.add((t1,))
@@ -97,23 +109,30 @@ def auto_groups_apply(st: MinosPosition) -> bool:
     return False
 
 
-#: colour -> value -> row -> `draft:<colour><value>:<row>`, built once (the same string objects each time)
-_DRAFT_TEXT: Final = {c: [{r: f"draft:{c}{v}:{r}" for r in D.ROWS} for v in range(7)] for c in D.COLOURS}
+#: colour -> value -> row index (`D.ROWS`) -> `draft:<colour><value>:<row>`, built once (the same string objects
+#: each time)
+_DRAFT_TEXT: Final[dict[str, list[list[str]]]] = {
+    c: [[f"draft:{c}{v}:{r}" for r in D.ROWS] for v in range(7)] for c in D.COLOURS}
 
 
 def legal_draft(st: MinosPosition) -> list[str]:
     """`draft:<colour><value>:<row>` once per distinct die face in the pool (two red 5s are one choice)."""
-    rows = st._free_rows()
+    placed = st.rows
+    rows = [i for i, (r, slots) in enumerate(ROW_SLOTS[st.board_n]) if len(placed[r]) < slots]  # `_free_rows`
     if not rows:
         return []
     first = rows[0]
-    faces: dict[str, dict[str, str]] = {}  # by the face's first text, in pool order
+    faces: dict[str, list[str]] = {}  # by the face's first text, in pool order
     owner = st.owner
     for d, die in st.dice.items():
         if d not in owner:
             texts = _DRAFT_TEXT[die[0]][die[1]]
             faces[texts[first]] = texts
-    return [texts[r] for texts in faces.values() for r in rows]
+    out = []
+    for texts in faces.values():
+        for i in rows:
+            out.append(texts[i])
+    return out
 
 
 def _pool_die(st: MinosPosition, face: str) -> str:
@@ -133,7 +152,7 @@ def do_draft(st: MinosPosition, s: int, text: str) -> None:
     st.step_i += 1
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1 << 15)
 def _group_texts(dice: tuple, thr: int) -> tuple[str, ...]:
     """The `groups:` action texts of `_group_options(dice, thr)`, in its order."""
     return tuple(["groups:" + (",".join(t) if t else "none") for t in _group_options(dice, thr)])

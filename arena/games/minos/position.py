@@ -134,6 +134,11 @@ _MODS: Final[dict[str, dict[int, dict[str, int]]]] = {}
 _UNCOVER_PIECES: Final[tuple[str, ...]] = tuple(D.UNCOVER)
 
 
+#: board player count -> (action row, its slots), in row order (`_free_rows`)
+ROW_SLOTS: Final[dict[int, list[tuple[str, int]]]] = {
+    n: [(r, len(board[r])) for r in D.ROWS] for n, board in D.BOARD.items()}
+
+
 class MinosPosition(State):
     """Every field of a Minos position, and the helpers all phases share. Not built directly: see
     `MinosState`. The fields are listed in `SAVED` order (what `clone()` and `to_json()` copy), then the ones
@@ -232,7 +237,8 @@ class MinosPosition(State):
         return [d for d in self.dice if d not in self.owner]
 
     def _free_rows(self) -> list[str]:
-        return [r for r in D.ROWS if len(self.rows[r]) < len(D.BOARD[self.board_n][r])]
+        rows = self.rows
+        return [r for r, cap in ROW_SLOTS[self.board_n] if len(rows[r]) < cap]
 
     def _place(self, s: int, die: str, row: str) -> None:
         v = self.dice[die][1]

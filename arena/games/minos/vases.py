@@ -3,8 +3,14 @@ vase slots to every seat meeting one."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from arena.games.minos import data as D
 from arena.games.minos.position import MinosPosition
+
+#: vase id -> (the kind counted, the count needed)
+_CONDITION: Final[dict[str, tuple[str, int]]] = {
+    v: (t["condition"]["kind"], t["condition"]["at_least"]) for v, t in D.VASES.items()}
 
 
 def vase_value(st: MinosPosition, s: int, kind: str, doms: list[int] | None = None) -> int:
@@ -46,10 +52,16 @@ def vase_counts(st: MinosPosition, kind: str, skip: list[int] | None = None) -> 
     if kind == "regions_dominated":
         counts = [0] * st.nm
         for reg in st.regions.values():
-            w = reg["w"]  # `dominant`, inline: the seat with strictly the most warriors, at least 1
-            best = max(w)
-            if best and w.count(best) == 1:
-                counts[w.index(best)] += 1
+            best = 0  # `dominant`, inline: the seat with strictly the most warriors, at least 1
+            who = -1
+            for s, k in enumerate(reg["w"]):
+                if k > best:
+                    best = k
+                    who = s
+                elif k == best:
+                    who = -1  # a tie (or no warriors yet): nobody, unless a later seat has more
+            if who >= 0:
+                counts[who] += 1
         return counts[:st.n]
     if skip:
         return [0 if s in skip else vase_value(st, s, kind) for s in range(st.n)]
@@ -69,9 +81,8 @@ def checkpoint(st: MinosPosition) -> None:
         free = [sl for sl in vase["slots"] if sl[1] < 0]
         if not free:
             continue
-        cond = D.VASES[vase["id"]]["condition"]
-        counts = vase_counts(st, cond["kind"], vase["achieved"])  # those who achieved it are not asked again
-        need = cond["at_least"]
+        kind, need = _CONDITION[vase["id"]]
+        counts = vase_counts(st, kind, vase["achieved"])  # those who achieved it are not asked again
         if max(counts) < need:
             continue
         achievers = [s for s in st._order_humans() if s not in vase["achieved"] and counts[s] >= need]
