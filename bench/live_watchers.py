@@ -94,6 +94,8 @@ class Server:
 
     def __init__(self, platform_dir: Path, threads: int, cap: int, env: dict[str, str]) -> None:
         self.port = free_port()
+        # its log in a file (a pipe nobody reads fills up, and then every thread that logs waits on it for good)
+        self.log = tempfile.NamedTemporaryFile(prefix="bench-live-gunicorn-", suffix=".log", delete=False)
         subprocess.run([sys.executable, str(platform_dir.parent / "manage.py"), "collectstatic", "--noinput",
                         "-v", "0"], env={**env, "PYTHONPATH": str(ROOT)}, check=True, cwd=platform_dir.parent)
         self.proc = subprocess.Popen(
@@ -101,7 +103,7 @@ class Server:
              f"127.0.0.1:{self.port}", "--workers", "1", "--worker-class", "gthread", "--threads", str(threads),
              "--timeout", "300", "--log-level", "warning", "arena_site.wsgi"],
             env={**env, "ARENA_LIVE_STREAMS": str(cap), "PYTHONPATH": str(ROOT)},
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True, preexec_fn=_unniced)
+            stdout=subprocess.DEVNULL, stderr=self.log, start_new_session=True, preexec_fn=_unniced)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -110,10 +112,12 @@ class Server:
             except OSError:
                 time.sleep(0.3)
         self.stop()
-        raise RuntimeError("gunicorn did not start: " + (self.proc.stderr.read() if self.proc.stderr else b"")
-                           .decode(errors="replace")[-3000:])
+        raise RuntimeError("gunicorn did not start: " + Path(self.log.name).read_text(errors="replace")[-3000:])
 
     def stop(self) -> None:
+        errors = Path(self.log.name).read_text(errors="replace")
+        if "Traceback" in errors or "Error" in errors:
+            print(f"  the server logged errors ({self.log.name}):\n" + errors[-1500:])
         os.killpg(self.proc.pid, signal.SIGTERM)
         try:
             self.proc.wait(20)
