@@ -5,7 +5,7 @@
 
 Runs gunicorn as docker-compose does (gthread), one process, against a PostgreSQL database of its own
 (`bench_live`) and the machine's Redis (at the ordinary priority even when the bench, the load, runs under
-`nice`); publishes random Minos games on a running match's live stream as the worker does
+`nice`); publishes a random Minos 4p game on a running match's live stream as the worker does
 (`matches.live.Broadcast`, narration included) at `--rate` decisions a second, a match of its own each round;
 then, in `--rounds` rounds:
 1. times `--pages` requests of an ordinary page (the home page, which queries the database) with no watcher and
@@ -47,6 +47,8 @@ sys.path[:0] = [str(ROOT / "bench")]
 from _platform_setup import setup_django  # noqa: E402
 
 INDEX = re.compile(rb'"index":(\d+)')
+#: The seats of the Minos game published: 4 (~500 decisions, ~100 s at 5 a second: longer than a round).
+PLAYERS = 4
 
 
 def pct(values: list[float], q: float) -> float:
@@ -67,9 +69,10 @@ def make_match() -> int:
     from matches.models import Match, Participant
 
     owner, _ = get_user_model().objects.get_or_create(username="bench-live")
-    match = Match.objects.create(kind=Match.Kind.CHALLENGE, rated=False, game="minos", params={"players": 2},
-                                 seed=random.randrange(1 << 40), status=Match.Status.RUNNING)
-    for seat in range(2):
+    match = Match.objects.create(kind=Match.Kind.CHALLENGE, rated=False, game="minos",
+                                 params={"players": PLAYERS}, seed=random.randrange(1 << 40),
+                                 status=Match.Status.RUNNING)
+    for seat in range(PLAYERS):
         bot, _ = Bot.objects.get_or_create(owner=owner, name=f"bench-live-{seat}", game="minos")
         version, _ = BotVersion.objects.get_or_create(bot=bot, number=1, defaults={
             "status": BotVersion.Status.READY, "sha256": "b" * 64, "package_dir": "x"})
@@ -91,6 +94,8 @@ class Server:
 
     def __init__(self, platform_dir: Path, threads: int, cap: int, env: dict[str, str]) -> None:
         self.port = free_port()
+        # its log in a file (a pipe nobody reads fills up, and then every thread that logs waits on it for good)
+        self.log = tempfile.NamedTemporaryFile(prefix="bench-live-gunicorn-", suffix=".log", delete=False)
         subprocess.run([sys.executable, str(platform_dir.parent / "manage.py"), "collectstatic", "--noinput",
                         "-v", "0"], env={**env, "PYTHONPATH": str(ROOT)}, check=True, cwd=platform_dir.parent)
         self.proc = subprocess.Popen(
@@ -98,7 +103,7 @@ class Server:
              f"127.0.0.1:{self.port}", "--workers", "1", "--worker-class", "gthread", "--threads", str(threads),
              "--timeout", "300", "--log-level", "warning", "arena_site.wsgi"],
             env={**env, "ARENA_LIVE_STREAMS": str(cap), "PYTHONPATH": str(ROOT)},
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True, preexec_fn=_unniced)
+            stdout=subprocess.DEVNULL, stderr=self.log, start_new_session=True, preexec_fn=_unniced)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -107,10 +112,12 @@ class Server:
             except OSError:
                 time.sleep(0.3)
         self.stop()
-        raise RuntimeError("gunicorn did not start: " + (self.proc.stderr.read() if self.proc.stderr else b"")
-                           .decode(errors="replace")[-3000:])
+        raise RuntimeError("gunicorn did not start: " + Path(self.log.name).read_text(errors="replace")[-3000:])
 
     def stop(self) -> None:
+        errors = Path(self.log.name).read_text(errors="replace")
+        if "Traceback" in errors or "Error" in errors:
+            print(f"  the server logged errors ({self.log.name}):\n" + errors[-1500:])
         os.killpg(self.proc.pid, signal.SIGTERM)
         try:
             self.proc.wait(20)
@@ -132,20 +139,13 @@ class Publisher(threading.Thread):
         from arena import games
         from matches import live
 
-        game = games.load("minos", players=2)
-        state = game.new_state(random.randrange(1 << 30))
-        out = live.Broadcast(self.match_id, names=["bench-live-0 v1", "bench-live-1 v1"])
+        state = games.load("minos", players=PLAYERS).new_state(random.randrange(1 << 30))
+        out = live.Broadcast(self.match_id, names=[f"bench-live-{s} v1" for s in range(PLAYERS)])
         self.sent[0] = time.time()
         out.start(state)
         rng = random.Random(1)
         i = 0
-        while not self.stop.is_set():
-            if state.is_terminal():
-                # the next game on the same stream, its decisions numbered on (the watchers stay; a game lasts
-                # ~50 s at 5 a second, the rounds longer): the copy the narration keeps starts again from it
-                state = game.new_state(random.randrange(1 << 30))
-                out._mirror, out.to_move = state.clone(), state.current_player()
-                out._last.clear()
+        while not self.stop.is_set() and not state.is_terminal():
             time.sleep(1 / self.rate)
             seat = state.current_player()
             action = rng.choice(state.legal_actions())
@@ -155,6 +155,9 @@ class Publisher(threading.Thread):
                              "substitute": False})
             out.decided(i, state)
             i += 1
+        if state.is_terminal():
+            print(f"  (the game published ended after {i} decisions, before its round did: a round's last "
+                  "figures had fewer frames)")
         out.end()
 
 

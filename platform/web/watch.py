@@ -26,13 +26,14 @@ from __future__ import annotations
 import json
 import queue
 import re
+import socket
 import time
 from collections.abc import Iterator
 
 import redis
 from django import db
 from django.db.models import Prefetch, QuerySet
-from django.http import HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import translation
 from django.utils.translation import get_language
@@ -116,8 +117,8 @@ def live_events(request, match_id: int):
     # thread of every process would pass the server's max_connections)
     _release()
     with_turns = seat is not None and str(seat) in seated
-    resp = StreamingHttpResponse(_stream(m.pk, m.game, seat, with_turns, subscribed,
-                                         get_language() or "en"), content_type="text/event-stream")
+    resp = StreamingHttpResponse(_stream(m.pk, m.game, seat, with_turns, subscribed, get_language() or "en",
+                                         _direct_socket(request)), content_type="text/event-stream")
     resp["Cache-Control"] = "no-store"
     resp["X-Accel-Buffering"] = "no"  # a proxy must pass each event on at once
     return resp
@@ -144,18 +145,24 @@ def _turn(match_id: int, game: str, seat: int, fields: dict[str, str], language:
 
 
 def _stream(match_id: int, game: str, seat: int | None, with_turns: bool,
-            subscribed: tuple[watchers.Watcher, watchers.Delivery], language: str) -> Iterator[bytes]:
+            subscribed: tuple[watchers.Watcher, watchers.Delivery], language: str,
+            sock: socket.socket | None = None) -> Iterator[bytes]:
     """The events of one connection: the entries missed, then each delivery of the process's reader as it comes
     (the same bytes for every watcher of the stream); a person's seat (`with_turns`) also gets its turns. The
-    reader keeps it alive and says when the match is over (`web.watchers`)."""
+    reader keeps it alive and says when the match is over (`web.watchers`). `sock`: the client's socket when the
+    server frames this response in chunks on it (`_direct_socket`): once caught up, the reader writes the
+    deliveries to it itself and this thread only waits for the end (`Hub.write_directly`)."""
     hub = watchers.hub()
     watcher, delivery = subscribed
     had = watcher.had
+    hand_over = sock is not None and had is None and not with_turns  # the writes, to the reader
     deadline = time.monotonic() + STREAM_S
-    yield b"retry: 2000\n\n"
+    yield b"retry: 2000\n\n"  # (when this thread runs again, the server has sent the headers and this)
     try:
         while True:
-            if delivery.data is not None and had is None:
+            if delivery.raw and sock is not None:  # what the reader could not write at once: from here, this thread
+                sock.sendall(delivery.raw)
+            elif delivery.data is not None and had is None:
                 if delivery.data:
                     yield delivery.data
             else:  # a turn to tell this watcher, or entries it had already: one by one
@@ -175,9 +182,25 @@ def _stream(match_id: int, game: str, seat: int | None, with_turns: bool,
                     yield delivery.data  # a keep-alive, or the end found by the reader
             if delivery.ended or delivery.lost or time.monotonic() >= deadline:
                 return  # (lost: the browser tries again after `retry`)
+            if delivery.raw:
+                hand_over = False
+            elif hand_over and sock is not None and hub.write_directly(watcher, sock):
+                hand_over = False  # (done: so until the end, or a slow write)
+            wait = deadline - time.monotonic() if watcher.sock is not None else watchers.TICK_S * 3
             try:
-                delivery = watcher.deliveries.get(timeout=watchers.TICK_S * 3)
-            except queue.Empty:  # (the reader keeps every stream alive: this is a stuck reader's fallback)
-                return
+                delivery = watcher.deliveries.get(timeout=max(0.01, wait))
+            except queue.Empty:  # the time of this connection is up, or (not this long without a keep-alive)
+                return  # a stuck reader's fallback
     finally:
         hub.unsubscribe(watcher)
+
+
+def _direct_socket(request: HttpRequest) -> socket.socket | None:
+    """The client's socket when gunicorn serves this request over plain TCP and HTTP/1.1 (it then frames a
+    streamed body in chunks, one a yielded block, as `Delivery.chunk` does) and the socket blocks (a send with
+    MSG_DONTWAIT then never waits); else None (runserver under `make up`, TLS, HTTP/1.0: the thread writes)."""
+    sock = request.META.get("gunicorn.socket")
+    if type(sock) is not socket.socket or request.META.get("SERVER_PROTOCOL") != "HTTP/1.1" \
+            or request.method != "GET" or sock.gettimeout() is not None:
+        return None
+    return sock

@@ -21,8 +21,10 @@ came from another process) is not given again what it had (`Watcher.had`).
 
 from __future__ import annotations
 
+import functools
 import logging
 import queue
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -63,6 +65,15 @@ class Delivery:
     data: bytes | None = b""
     ended: bool = False
     lost: bool = False
+    #: bytes already framed for the socket (`Watcher.sock`), to be written as they are by the watcher's thread:
+    #: what the reader could not write at once (the watcher's thread writes from then on)
+    raw: bytes = b""
+
+    @functools.cached_property
+    def chunk(self) -> bytes:
+        """`data` as one chunk of HTTP/1.1's chunked body (as gunicorn frames what a response yields)."""
+        data = self.data or b""
+        return b"%X\r\n%s\r\n" % (len(data), data) if data else b""
 
     @classmethod
     def of(cls, entries: Iterable[tuple[bytes | str, dict[Any, Any]]]) -> Delivery:
@@ -88,6 +99,7 @@ class Delivery:
 
 
 KEEP_ALIVE = Delivery(data=b": keep-alive\n\n")
+GONE = Delivery(lost=True)  # the browser went away (its socket refused a write)
 LOST = Delivery(data=b": the live view is unavailable for now\n\n", lost=True)
 ENDED = Delivery(data=sse("end", "{}").encode(), ended=True)
 
@@ -101,6 +113,9 @@ class Watcher:
     stream: str
     had: str | None = None
     deliveries: queue.SimpleQueue[Delivery] = field(default_factory=queue.SimpleQueue)
+    #: the client's socket, once the reader writes the deliveries to it itself (`Hub.write_directly`): the
+    #: watcher's thread then only waits for the end
+    sock: socket.socket | None = None
 
 
 def newer(a: str, b: str) -> bool:
@@ -210,9 +225,38 @@ class Hub:
             self._thread = threading.Thread(target=self._read, name="live-hub", daemon=True)
             self._thread.start()
 
+    def write_directly(self, watcher: Watcher, sock: socket.socket) -> bool:
+        """From now on the reader writes `watcher`'s deliveries to `sock` itself, framed as chunks of the response
+        being sent on it (without waking the watcher's thread: one send a watcher a delivery, from one thread),
+        unless deliveries wait on its queue (False: the thread hands those over first, then asks again). The
+        thread is then handed only what ends the stream, or a `raw` remainder the reader could not write at once
+        (it writes it, and the deliveries after, itself)."""
+        with self._lock:
+            if not watcher.deliveries.empty():
+                return False
+            watcher.sock = sock
+            return True
+
     def _hand(self, state: _Stream, delivery: Delivery) -> None:  # under the lock
         state.fed = time.monotonic()
         for w in state.watchers:
+            if w.sock is not None and delivery.data is not None:
+                chunk = delivery.chunk
+                try:
+                    sent = w.sock.send(chunk, socket.MSG_DONTWAIT) if chunk else 0
+                except BlockingIOError:
+                    sent = 0
+                except OSError:  # the browser went away
+                    w.sock = None
+                    w.deliveries.put(GONE)
+                    continue
+                if sent < len(chunk):  # a slow reader: its own thread writes, and waits, from here on
+                    w.sock = None
+                    w.deliveries.put(Delivery(data=None, raw=chunk[sent:], ended=delivery.ended,
+                                              lost=delivery.lost))
+                elif delivery.ended or delivery.lost:
+                    w.deliveries.put(Delivery(ended=delivery.ended, lost=delivery.lost))  # (written: only the end)
+                continue
             w.deliveries.put(delivery)
 
     def _read(self) -> None:

@@ -298,3 +298,157 @@ def test_the_reader_keeps_idle_streams_alive_renews_seat_marks_and_ends_a_match_
         assert b"event: end" in got[-1].data
     assert hub.count() == 0
     conn.delete(mark)
+
+
+def unchunked(raw: bytes) -> bytes:
+    """An HTTP/1.1 chunked body's content (every chunk whole: a cut one fails)."""
+    out, rest = [], raw
+    while rest:
+        size, _, rest = rest.partition(b"\r\n")
+        n = int(size, 16)
+        assert rest[n:n + 2] == b"\r\n", "a chunk is cut or misframed"
+        out.append(rest[:n])
+        rest = rest[n + 2:]
+    return b"".join(out)
+
+
+def test_the_reader_writes_a_caught_up_watchers_deliveries_to_its_socket_itself_framed_as_chunks(running):
+    """Once a watcher is caught up, the reader sends each delivery on the client's socket itself (one send, no
+    thread woken): the bytes are whole chunks holding every decision in order, and the watcher's thread is handed
+    only the end."""
+    import socket
+
+    from matches import live
+    from web import watchers
+
+    hub = watchers.Hub(limit=5)
+    subscribed = hub.subscribe(live.key(running.pk), "0", running.pk)
+    assert subscribed is not None
+    watcher, _missed = subscribed
+    ours, theirs = socket.socketpair()
+    assert hub.write_directly(watcher, ours)
+    states, _ = broadcast_game(running.pk, seed=12, limit=30)
+    handed = _deliveries(watcher, lambda got: bool(got) and got[-1].ended)
+    assert len(handed) == 1 and not handed[0].data and not handed[0].raw  # only the end: the reader wrote the rest
+    theirs.settimeout(5)
+    raw = b""
+    while not raw.endswith(b"event: end\ndata: {}\n\n\r\n"):
+        raw += theirs.recv(1 << 20)
+    events = events_of(unchunked(raw).decode())
+    assert [json.loads(e["data"])["index"] for e in events if e["event"] == "frame"] == list(range(len(states)))
+    assert events[-1]["event"] == "end"
+    hub.unsubscribe(watcher)
+    assert hub.count() == 0
+    ours.close()
+    theirs.close()
+
+
+def test_a_watcher_whose_socket_fills_up_gets_the_rest_from_its_own_thread_in_order(running):
+    """A browser that does not read: the reader writes what the socket takes, hands the watcher's thread the
+    remainder of the chunk (`raw`) and the deliveries after; nothing is lost or repeated."""
+    import socket
+
+    from matches import live
+    from web import watchers
+
+    hub = watchers.Hub(limit=5)
+    subscribed = hub.subscribe(live.key(running.pk), "0", running.pk)
+    assert subscribed is not None
+    watcher, _missed = subscribed
+    ours, theirs = socket.socketpair()
+    ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)  # (full after a few frames)
+    assert hub.write_directly(watcher, ours)
+    states, _ = broadcast_game(running.pk, seed=13, limit=60)
+    handed = _deliveries(watcher, lambda got: bool(got) and got[-1].ended)
+    assert handed[0].raw and watcher.sock is None  # the socket was full: the thread writes from there
+    theirs.settimeout(5)
+    raw = b""
+
+    def drain() -> None:
+        nonlocal raw
+        try:
+            while True:
+                raw += theirs.recv(1 << 20)
+        except TimeoutError:
+            pass
+
+    reader = __import__("threading").Thread(target=drain)
+    reader.start()
+    for d in handed:  # as web.watch's thread does: the remainder as it is, then each delivery as a chunk
+        if d.raw:
+            ours.sendall(d.raw)
+        elif d.data:
+            ours.sendall(d.chunk)
+    reader.join()
+    events = events_of(unchunked(raw).decode())
+    assert [json.loads(e["data"])["index"] for e in events if e["event"] == "frame"] == list(range(len(states)))
+    assert events[-1]["event"] == "end"
+    hub.unsubscribe(watcher)
+    ours.close()
+    theirs.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_under_gunicorn_as_deployed_every_watcher_gets_every_decision_in_order(tmp_path, settings):
+    """gunicorn (gthread, as docker-compose runs it) serving three watchers of one match: each gets the whole
+    stream, well framed (the reader writes the caught-up watchers' chunks itself), every decision in order, the
+    end, and the response closes."""
+    import http.client
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from django.db import connection
+
+    from matches.models import Match
+
+    match = Match.objects.create(kind=Match.Kind.CHALLENGE, rated=False, game="minos", params={"players": 2},
+                                 seed=4343, status=Match.Status.RUNNING)
+    root = Path(__file__).resolve().parents[3]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    db = connection.settings_dict
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root / "platform"), str(root)]),
+           "DJANGO_SETTINGS_MODULE": "arena_site.settings", "ARENA_SECRET_KEY": "x", "ARENA_HTTPS": "0",
+           "ARENA_ALLOWED_HOSTS": "127.0.0.1", "ARENA_VAR_DIR": str(tmp_path), "ARENA_LOG_LEVEL": "WARNING",
+           "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
+           "CELERY_BROKER_URL": settings.CELERY_BROKER_URL, "ARENA_CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE}
+    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "--chdir", "platform", "--bind",
+                               f"127.0.0.1:{port}", "--workers", "1", "--worker-class", "gthread", "--threads", "8",
+                               "--timeout", "120", "arena_site.wsgi"], cwd=root, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, \
+                    server.stderr.read().decode(errors="replace")[-2000:]  # type: ignore[union-attr]
+                time.sleep(0.2)
+        watching = []
+        for _ in range(3):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+            conn.request("GET", f"/matches/{match.pk}/live/", headers={"Accept": "text/event-stream"})
+            resp = conn.getresponse()
+            assert resp.status == 200 and resp.getheader("Transfer-Encoding") == "chunked"
+            assert resp.read1(100).startswith(b"retry:")  # the stream is under way
+            watching.append(resp)
+        states, _ = broadcast_game(match.pk, seed=14, limit=50, pause_s=0.02)
+        for resp in watching:
+            events = events_of(resp.read().decode())  # (http.client takes the chunks apart: a misframed one fails)
+            assert [json.loads(e["data"])["index"] for e in events if e["event"] == "frame"] == \
+                list(range(len(states)))
+            assert events[-1]["event"] == "end"
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
