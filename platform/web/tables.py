@@ -6,6 +6,9 @@ takes a free seat). A GET never takes a seat. Refusals are `tables.services.Tabl
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
@@ -59,26 +62,14 @@ def table_state(request, table_id: int):
 
 @require_POST
 def table_cancel(request, table_id: int):
-    if not request.user.is_authenticated:
-        raise Http404("no such table")
-    try:
-        services.cancel(table_id, request.user)
-    except services.TableRefused as exc:
-        if exc.status == 404:
-            raise Http404(str(exc)) from None
+    _refused(services.cancel, request, table_id)  # refused or not, the table's page tells where it stands
     return redirect("web:table", table_id=table_id)
 
 
 @require_POST
 def table_leave(request, table_id: int):
     """A seated person who is not the table's creator leaves the open table: their seat is free again."""
-    if not request.user.is_authenticated:
-        raise Http404("no such table")
-    try:
-        services.leave(table_id, request.user)
-    except services.TableRefused as exc:
-        if exc.status == 404:
-            raise Http404(str(exc)) from None
+    if _refused(services.leave, request, table_id):
         return redirect("web:table", table_id=table_id)  # the page says why (the creator's, a started table)
     messages.success(request, gettext("You left the table: your seat is free again."))
     return redirect("web:play-new")
@@ -121,3 +112,17 @@ def table_invite(request, key: str):
     # Origin: null, which CSRF refuses)
     response["Referrer-Policy"] = "same-origin"
     return response
+
+
+def _refused(act: Callable[[int, Any], object], request, table_id: int) -> bool:
+    """Do `act(table_id, user)` for a signed-in user: True when the table refused (the table's page says why),
+    404 for a stranger, an unknown table or one the user may not see."""
+    if not request.user.is_authenticated:
+        raise Http404("no such table")
+    try:
+        act(table_id, request.user)
+    except services.TableRefused as exc:
+        if exc.status == 404:
+            raise Http404(str(exc)) from None
+        return True
+    return False
