@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -40,6 +40,16 @@ for _ in sys.stdin:
     print(bot.exit_reason() or "running", flush=True)
 bot.close()
 """
+
+
+@pytest.fixture
+def only_uid(monkeypatch) -> Callable[[int], None]:
+    """only_uid(uid): this process leases `uid` alone until the test ends — whatever range an earlier test left it
+    (a platform test that ran a task in this process leased a worker's block: `uids.use_range`, which outranks
+    ARENA_SANDBOX_UIDS)."""
+    def only(uid: int) -> None:
+        monkeypatch.setattr(uids, "_range", uids.UidRange(uid, 1))  # (restored after the test)
+    return only
 
 
 @pytest.fixture
@@ -92,11 +102,11 @@ def other_deployment(make_bot_dir, container_cgroups):
     shutil.rmtree(state_folder)
 
 
-def test_closing_a_bot_never_kills_another_deployments_bot_that_got_its_uid(make_bot_dir, monkeypatch,
+def test_closing_a_bot_never_kills_another_deployments_bot_that_got_its_uid(make_bot_dir, only_uid,
                                                                             other_deployment):
     """The e2e's case: the container leased the uid while a referee on the host held it (neither can know)."""
     uid = uids.block_range(40).first  # a worker's block, as both deployments' databases hand it out
-    monkeypatch.setenv("ARENA_SANDBOX_UIDS", f"{uid}-{uid}")
+    only_uid(uid)
     mine = launch(make_bot_dir("listen.py"), [PYTHON, "bot.py"], None, SandboxLimits())
     try:
         assert mine.uid == uid and mine.wait_for_socket(30), mine.output_tail()
@@ -107,7 +117,7 @@ def test_closing_a_bot_never_kills_another_deployments_bot_that_got_its_uid(make
     assert_no_traces(mine)
 
 
-def test_a_uid_left_unclean_is_not_cleaned_by_killing_another_deployments_bot(make_bot_dir, monkeypatch,
+def test_a_uid_left_unclean_is_not_cleaned_by_killing_another_deployments_bot(make_bot_dir, only_uid,
                                                                              other_deployment):
     """A lease whose last holder died is cleaned before use; a process of its uid that is not in this referee's
     sandboxes is another deployment's bot: left alone, and the uid is not used while it runs."""
@@ -117,7 +127,7 @@ def test_a_uid_left_unclean_is_not_cleaned_by_killing_another_deployments_bot(ma
     assert lease is not None
     lease.mark_in_use()  # as a holder that died would leave it
     lease.release()
-    monkeypatch.setenv("ARENA_SANDBOX_UIDS", f"{uid}-{uid}")
+    only_uid(uid)
     with pytest.raises(uids.SandboxUnavailable, match="in use"):
         launch(make_bot_dir("listen.py"), [PYTHON, "bot.py"], None, SandboxLimits()).close()
     assert theirs() == "running"  # was: "killed (SIGKILL)"
