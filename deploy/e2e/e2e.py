@@ -99,7 +99,22 @@ def run(cmd: list[str], check_rc: bool = True, timeout: float = 600) -> str:
 
 
 def compose(*args: str, timeout: float = 900) -> str:
+    if args[0] in ("up", "down", "rm"):  # each may remove containers, and with them what names their volumes
+        note_volumes()
     return run([*COMPOSE, *args], timeout=timeout)
+
+
+def note_volumes(*container_ids: str) -> None:
+    """Add the volumes that the given containers (by default all of the stack's) mount to STATE/volumes, which
+    scripts/compose-e2e removes at the end. A container that scaling down, a re-creation or `down` removes leaves
+    its unnamed /data volume behind, and the final `down -v` knows only the containers present then."""
+    ids = list(container_ids) or run([*COMPOSE, "ps", "-aq"], check_rc=False).split()
+    if not ids:
+        return
+    names = run([*DOCKER, "inspect", "--format",
+                 '{{range .Mounts}}{{if eq .Type "volume"}}{{.Name}} {{end}}{{end}}', *ids], check_rc=False).split()
+    with (STATE / "volumes").open("a") as noted:
+        noted.writelines(f"{name}\n" for name in names)
 
 
 def containers(service: str) -> list[str]:
@@ -403,6 +418,7 @@ def faults_part() -> None:
             ".values_list('id', flat=True)[:1])))"), WAIT_MATCHES, 5)
         check("a worker started on its own, joined to the network, plays matches", bool(done), f"match {done[0]}")
     finally:
+        note_volumes(remote)
         run([*DOCKER, "rm", "-f", remote], check_rc=False)
         compose("start", "worker")
 

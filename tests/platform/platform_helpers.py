@@ -3,15 +3,59 @@ whose module name is shared by every test folder)."""
 
 from __future__ import annotations
 
+import contextlib
 import io
+import os
+import signal
+import socket
+import subprocess
+import sys
 import tarfile
 import time
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PLATFORM = ROOT / "platform"
 PYTHON_RANDOM_BOT = ROOT / "bots" / "python" / "random"
+
+
+# --- the web server as deployed ---------------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def gunicorn_serving(env: dict[str, str], *options: str) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    """gunicorn serving arena_site.wsgi, one worker, on a free loopback port: (port, server process). `env` goes
+    over this process's environment (the platform on PYTHONPATH), `options` after gunicorn's own (a worker class,
+    threads). Fails the test with its stderr if it does not answer within 120 s; its process group is stopped at
+    the end."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(PLATFORM), str(ROOT)]), **env}
+    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "--chdir", "platform", "--bind", f"127.0.0.1:{port}",
+                               "--workers", "1", "--timeout", "120", *options, "arena_site.wsgi"],
+                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    stderr = server.stderr.read().decode(errors="replace") if server.poll() is not None else ""
+                    raise AssertionError(f"gunicorn did not start: {stderr[-2000:]}") from None
+                time.sleep(0.2)
+        yield port, server
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
 
 
 # --- bot packages and archives --------------------------------------------------------------------------------

@@ -9,14 +9,11 @@ from __future__ import annotations
 import os
 import signal
 import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from object_storage import free_port
-from platform_helpers import ROOT
+from platform_helpers import gunicorn_serving
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -31,32 +28,8 @@ def gunicorn(tmp_path):
     """gunicorn serving arena_site.wsgi on a free loopback port; its temporary files go to `tmp_path/spool`."""
     spool = tmp_path / "spool"
     spool.mkdir()
-    port = free_port()
-    env = {**os.environ, "TMPDIR": str(spool), "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
-           "ARENA_STORAGE_DIR": str(tmp_path / "storage")}
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "--chdir", "platform", "--bind", f"127.0.0.1:{port}",
-                               "--workers", "1", "--timeout", "120", "arena_site.wsgi"],
-                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              start_new_session=True)
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            if server.poll() is not None or time.monotonic() > deadline:
-                server.kill()
-                pytest.fail("gunicorn did not start: " + server.stderr.read().decode(errors="replace")[-2000:])
-            time.sleep(0.2)
-    try:
+    with gunicorn_serving({"TMPDIR": str(spool), "ARENA_STORAGE_DIR": str(tmp_path / "storage")}) as (port, server):
         yield port, spool, server
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
 
 
 def _spooled(folder: Path) -> int:

@@ -394,43 +394,20 @@ def test_under_gunicorn_as_deployed_every_watcher_gets_every_decision_in_order(t
     stream, well framed (the reader writes the caught-up watchers' chunks itself), every decision in order, the
     end, and the response closes."""
     import http.client
-    import os
-    import signal
-    import socket
-    import subprocess
-    import sys
-    from pathlib import Path
 
     from django.db import connection
+    from platform_helpers import gunicorn_serving
 
     from matches.models import Match
 
     match = Match.objects.create(kind=Match.Kind.CHALLENGE, rated=False, game="minos", params={"players": 2},
                                  seed=4343, status=Match.Status.RUNNING)
-    root = Path(__file__).resolve().parents[3]
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     db = connection.settings_dict
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root / "platform"), str(root)]),
-           "DJANGO_SETTINGS_MODULE": "arena_site.settings", "ARENA_SECRET_KEY": "x", "ARENA_HTTPS": "0",
+    env = {"DJANGO_SETTINGS_MODULE": "arena_site.settings", "ARENA_SECRET_KEY": "x", "ARENA_HTTPS": "0",
            "ARENA_ALLOWED_HOSTS": "127.0.0.1", "ARENA_VAR_DIR": str(tmp_path), "ARENA_LOG_LEVEL": "WARNING",
            "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
            "CELERY_BROKER_URL": settings.CELERY_BROKER_URL, "ARENA_CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE}
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "--chdir", "platform", "--bind",
-                               f"127.0.0.1:{port}", "--workers", "1", "--worker-class", "gthread", "--threads", "8",
-                               "--timeout", "120", "arena_site.wsgi"], cwd=root, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, \
-                    server.stderr.read().decode(errors="replace")[-2000:]  # type: ignore[union-attr]
-                time.sleep(0.2)
+    with gunicorn_serving(env, "--worker-class", "gthread", "--threads", "8") as (port, _):
         watching = []
         for _ in range(3):
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
@@ -445,10 +422,3 @@ def test_under_gunicorn_as_deployed_every_watcher_gets_every_decision_in_order(t
             assert [json.loads(e["data"])["index"] for e in events if e["event"] == "frame"] == \
                 list(range(len(states)))
             assert events[-1]["event"] == "end"
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
