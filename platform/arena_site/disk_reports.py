@@ -3,7 +3,7 @@ run by whichever process runs beat's tick) judges the disks matches are written 
 
 A worker reports its working folder's free space (`report`) when it is ready, after each task (beat's control
 ticks reach every worker, so an idle one reports too) and with the heartbeat of a running match or validation,
-at most every REPORT_EVERY_SECONDS per process. Reports older than FRESH_SECONDS are not read: a worker gone for
+at most every `ARENA_DISK_REPORT_SECONDS` (30) per process. Reports older than FRESH_SECONDS are not read: a worker gone for
 good stops counting. Keyed by machine (host and pid namespace: a container is a machine of its own) and folder.
 """
 
@@ -15,13 +15,13 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
+from django.conf import settings
 from django.utils import timezone
 
 from arena_site import objects
 
 log = logging.getLogger("arena.platform")
 
-REPORT_EVERY_SECONDS = 30.0
 FRESH_SECONDS = 600.0
 _last_report = {"at": 0.0}
 
@@ -39,13 +39,13 @@ def free_megabytes(folder: Path | None = None) -> float | None:
 
 
 def report(force: bool = False) -> None:
-    """Record this machine's free working space (at most every REPORT_EVERY_SECONDS unless `force`). Never
+    """Record this machine's free working space (at most every ARENA_DISK_REPORT_SECONDS unless `force`). Never
     raises: a report is worth less than the task that makes it."""
     from arena_site.models import WorkerDisk
     from arena_site.workers import process_space
 
     now = time.monotonic()
-    if not force and now - _last_report["at"] < REPORT_EVERY_SECONDS:
+    if not force and now - _last_report["at"] < settings.ARENA_DISK_REPORT_SECONDS:
         return
     _last_report["at"] = now
     free = free_megabytes()

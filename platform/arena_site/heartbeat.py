@@ -3,7 +3,8 @@ while the task runs, renews this worker's sandbox uid block (`uid_blocks.renew`)
 heartbeat (`beat`), and reports the machine's free disk (`disk_reports`), so recovery tells a task that is only
 slow from one whose worker is gone. `beat` returns False once the run lost its claim (taken over, or decided): the
 thread then stops beating but still renews the uid block until `stop` (the run's bots hold its uids until the
-task ends), and the run's outcome is discarded by whoever records it. A database hiccup is logged and the next
+task ends), the run's outcome is discarded by whoever records it, and a match's run stops at its next decision
+(`matches.tasks.RunAbandoned`). A database hiccup is logged and the next
 beat tries again."""
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ class Heartbeat(threading.Thread):
             while not self.stopped.wait(settings.ARENA_HEARTBEAT_SECONDS):
                 try:
                     # the run's bots hold uids of this worker's block until the task ends, even once the run lost
-                    # its claim (its bots play on, its outcome discarded): a lapsed block could be leased by
+                    # its claim (until they are stopped, its outcome discarded): a lapsed block could be leased by
                     # another container on this kernel and the same uids handed to its bots meanwhile
                     uid_blocks.renew()
                     if not claimed:

@@ -449,6 +449,8 @@ ARENA_UID_BLOCKS = _env_int("ARENA_UID_BLOCKS", 64)
 ARENA_UID_BLOCK_SECONDS = _env_float("ARENA_UID_BLOCK_SECONDS", 60.0)
 # Ladder matchmaking pauses while the storage folder has less free space than this (matches.storage).
 ARENA_STORAGE_MIN_FREE_MB = _env_int("ARENA_STORAGE_MIN_FREE_MB", 1024)
+# how often at most each worker process reports its free disk (arena_site.disk_reports)
+ARENA_DISK_REPORT_SECONDS = _env_int("ARENA_DISK_REPORT_SECONDS", 30)
 # ... and while this many finished matches keep their replay in the database because object storage refused it
 # (an S3 endpoint down is seen only as failing uploads: matches.storage.storage_low).
 ARENA_UNWRITTEN_REPLAYS_PAUSE = _env_int("ARENA_UNWRITTEN_REPLAYS_PAUSE", 20)

@@ -7,6 +7,7 @@ disappears with a worker; `matches.services.claim` and `record_result` make the 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
@@ -36,17 +37,28 @@ class _Heartbeat(Heartbeat):
         super().__init__(f"match {match_id}")
         self.match_id, self.run_ = match_id, run
         self.decisions = 0  # set by the referee's thread after each decision (`progress`), read by each beat
+        self.lost = threading.Event()  # set by a beat that found the claim gone, read by `progress`
 
     def progress(self, decision: int, state: object) -> None:
+        """After each decision: its count for the next beat; raises RunAbandoned once the claim is lost."""
         self.decisions = decision + 1
+        if self.lost.is_set():
+            raise RunAbandoned(f"match {self.match_id}: run {self.run_} lost its claim")
 
     def beat(self) -> bool:
         if services.heartbeat(self.match_id, self.run_, self.decisions):
             return True
-        # taken over (this worker was frozen past the stale threshold) or ended: the result of this run will be
-        # discarded by record_result
+        # taken over (this worker was frozen past the stale threshold), ended or deleted: whatever this run would
+        # record is discarded (record_result), so it stops at its next decision (`progress`) instead of holding
+        # this worker's slot, its bots' cores and their sandboxes until the game's end
         log.warning("match %s: run %s lost its claim", self.match_id, self.run_)
+        self.lost.set()
         return False
+
+
+class RunAbandoned(Exception):
+    """Raised in the referee's thread (through `progress`) to stop a run that lost its claim: the referee's own
+    cleanup stops its bots, and nothing of the run is recorded."""
 
 
 class MatchCannotRun(RuntimeError):
@@ -161,6 +173,9 @@ def _play_and_record(match: Match, run: services.Run) -> str:
         except MatchCannotRun as exc:
             services.fail(match.id, str(exc), run)
             return "failed"
+        except RunAbandoned as exc:
+            log.warning("%s: stopped at decision %s", exc, beat.decisions)
+            return "abandoned (its claim was lost: taken over, ended or deleted)"
         except Exception as exc:  # the referee never raises because of a bot: this is a host or engine problem
             log.exception("match %s could not be played", match.id)
             services.fail(match.id, f"the match could not be played: {type(exc).__name__}: {exc}", run)

@@ -123,13 +123,21 @@ class WorkerProcess:
         self.process.wait()
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
+        """A warm shutdown (SIGTERM: the task in progress may finish) for 5 s, then a cold one (SIGQUIT: the task
+        is stopped, its referee's cleanup closing its bots) for 10 s, then SIGKILL to its process group. A run
+        whose match a test's teardown deleted plays on until its end (its outcome discarded): a warm shutdown alone
+        waited 20 s for it at the end of the suite."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        for sig, wait_s in ((signal.SIGTERM, 5), (signal.SIGQUIT, 10)):
+            self.process.send_signal(sig)
             try:
-                self.process.wait(timeout=20)
+                self.process.wait(timeout=wait_s)
+                return
             except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
+                pass
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
 
 
 def _database_url(settings_dict: dict) -> str:

@@ -21,6 +21,37 @@ PLATFORM = ROOT / "platform"
 PYTHON_RANDOM_BOT = ROOT / "bots" / "python" / "random"
 
 
+# --- bots ------------------------------------------------------------------------------------------------------
+
+SLOW_RANDOM_BOT = '''
+import time
+from arena_bot import Bot, run
+
+
+class SlowRandomBot(Bot):
+    def decide(self, request):
+        time.sleep({seconds})
+        return self.rng.randrange(len(request.legal_actions))
+
+
+if __name__ == "__main__":
+    run(SlowRandomBot())
+'''
+
+
+def slow_random_bot(parent: Path, seconds: float) -> Path:
+    """The built-in Python random bot, `seconds` a decision (a match that lasts long enough for a test to act in
+    the middle of it), in `parent`/slow; both readable by the sandboxed bots' uids."""
+    import shutil
+
+    folder = parent / "slow"
+    shutil.copytree(PYTHON_RANDOM_BOT, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    (folder / "bot.py").write_text(SLOW_RANDOM_BOT.format(seconds=seconds))
+    folder.chmod(0o755)
+    parent.chmod(0o755)
+    return folder
+
+
 # --- the web server as deployed ---------------------------------------------------------------------------------
 
 @contextlib.contextmanager

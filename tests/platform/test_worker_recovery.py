@@ -1,38 +1,18 @@
 """A worker killed (SIGKILL) in the middle of a match loses nothing: another worker plays the match again, soon
 (the documented bound: running again within ~20 s of the kill), and it is finished, and rated, exactly once."""
 
-import shutil
 import time
 
 import pytest
-from platform_helpers import PYTHON_RANDOM_BOT, wait_for
+from platform_helpers import slow_random_bot, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sandbox, pytest.mark.timeout(180)]
-
-SLOW_DECIDE = '''
-import time
-from arena_bot import Bot, run
-
-
-class SlowRandomBot(Bot):
-    def decide(self, request):
-        time.sleep(0.05)  # slow enough that a match lasts seconds, so the test can kill its worker mid-game
-        return self.rng.randrange(len(request.legal_actions))
-
-
-if __name__ == "__main__":
-    run(SlowRandomBot())
-'''
 
 
 @pytest.fixture
 def slow_bot_dir(tmp_path):
-    folder = tmp_path / "slow"
-    shutil.copytree(PYTHON_RANDOM_BOT, folder, ignore=shutil.ignore_patterns("__pycache__"))
-    (folder / "bot.py").write_text(SLOW_DECIDE)
-    folder.chmod(0o755)
-    tmp_path.chmod(0o755)  # the sandboxed bot's uid must be able to read it
-    return folder
+    # slow enough that a match lasts seconds, so the test can kill its worker mid-game
+    return slow_random_bot(tmp_path, 0.05)
 
 
 def test_killed_worker_match_is_finished_once_by_another(celery_worker, make_user, slow_bot_dir, stale_after):
